@@ -1,0 +1,205 @@
+"""The compiled game and the state API researchers expect (OpenSpiel's shape).
+
+`CompiledGame` is fixed after load (programs, static properties, board, zones);
+`GameState` wraps one playthrough's plain-data state with legal_actions, apply_action,
+current_player, is_terminal, returns, clone and serialize.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..lang.compiler import Program
+from . import state as st
+from .vm import resume, run
+
+TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
+
+
+@dataclass
+class Trigger:
+    event: str
+    condition: Callable | None
+    program: str
+
+
+@dataclass
+class ZoneInfo:
+    id: str
+    visibility: str          # public | owner | hidden
+    owner: int | None
+
+
+@dataclass
+class CompiledGame:
+    """Everything fixed for one game definition with its variants applied."""
+
+    id: str
+    name: str
+    version: str
+    variants: tuple[str, ...]
+    min_players: int
+    max_players: int
+    programs: dict[str, Program]
+    main: str
+    functions: dict[str, Callable]
+    effects: dict[str, str]                       # object id -> program key
+    props: dict[str, dict[str, Any]]              # entity id -> static properties
+    attr_defaults: dict[str, Any]
+    zones: dict[str, dict]                        # zone id -> declaration
+    dice: dict[str, list]
+    spaces: list[str]
+    adj: dict[str, tuple[str, ...]]
+    edge_list: list[tuple[str, str]]
+    components: list[tuple[str, str, str]]        # (object id, kind, start zone pattern)
+    player_vars: dict[str, Any]
+    private_vars: set[str]
+    game_vars: dict[str, Any]
+    score: Callable
+    tiebreaks: list[Callable]
+    triggers: dict[str, list[Trigger]]
+    player_names: list[str] = field(default_factory=list)
+    step_budget: int = 200_000
+    max_depth: int = 64
+    max_trigger_depth: int = 16
+    source_dir: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+    kind_index: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
+        """Returns object ids of one kind (all objects for None), in definition order."""
+        if kind is None:
+            return tuple(o for o, _k, _s in self.components)
+        return self.kind_index.get(kind, ())
+
+    def player_name(self, p: int) -> str:
+        """Returns a seat's display name."""
+        return self.player_names[p] if p < len(self.player_names) else f"Player {p + 1}"
+
+    def place_ids(self, n: int) -> list[str]:
+        """Returns every place (zones expanded per player, then board spaces) for n players."""
+        out: list[str] = []
+        for z in self.zones.values():
+            if z.get("per_player"):
+                out.extend(f"{z['id']}/{p}" for p in range(n))
+            else:
+                out.append(z["id"])
+        out.extend(self.spaces)
+        return out
+
+    def zone_info(self, place: str) -> ZoneInfo:
+        """Returns who may see a place's contents."""
+        base, _, owner = place.partition("/")
+        z = self.zones.get(base)
+        if z is None:
+            return ZoneInfo(place, "public", None)
+        return ZoneInfo(place, z.get("visibility", "public"), int(owner) if owner else None)
+
+    def new_initial_state(self, num_players: int | None = None, seed: int = 0,
+                          log: bool = True) -> "GameState":
+        """Returns a new game, set up and run to its first decision."""
+        n = self.min_players if num_players is None else num_players
+        if not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.id} takes {self.min_players}-{self.max_players} players, got {n}")
+        places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
+        for obj, _kind, start in self.components:
+            places[start].append(obj)
+        d = st.new_state(n, seed, places, self.player_vars, self.game_vars, self.main)
+        d["log_on"] = log
+        s = GameState(self, d)
+        run(self, d)
+        return s
+
+    def manifest(self) -> dict[str, int]:
+        """Returns the box inventory: how many objects of each kind."""
+        counts: dict[str, int] = {}
+        for _obj, kind, _start in self.components:
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
+
+class GameState:
+    """One playthrough: a plain-data dict plus the compiled game it runs on."""
+
+    __slots__ = ("game", "d")
+
+    def __init__(self, game: CompiledGame, d: dict):
+        self.game, self.d = game, d
+
+    # -- OpenSpiel-shaped API --------------------------------------------------------
+    def current_player(self) -> int:
+        """Returns the seat that must decide, or TERMINAL."""
+        if self.d["terminal"]:
+            return TERMINAL
+        return self.d["pending"]["player"]
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Returns the indices of the pending decision's options."""
+        p = self.d["pending"]
+        if p is None or (player is not None and player != p["player"]):
+            return []
+        return list(range(len(p["options"])))
+
+    def apply_action(self, action: int) -> None:
+        """Answers the pending decision and plays on to the next one."""
+        resume(self.game, self.d, action)
+
+    def is_terminal(self) -> bool:
+        return self.d["terminal"]
+
+    def returns(self) -> list[float]:
+        """Returns 1.0 for each winner, 0.0 for the others (all 0.0 before the end)."""
+        r = self.d["result"]
+        return list(r["returns"]) if r else [0.0] * self.d["n"]
+
+    def scores(self) -> list[int]:
+        r = self.d["result"]
+        return list(r["scores"]) if r else [0] * self.d["n"]
+
+    def num_players(self) -> int:
+        return self.d["n"]
+
+    def clone(self) -> "GameState":
+        return GameState(self.game, st.jcopy(self.d))
+
+    def serialize(self) -> str:
+        """Returns the canonical JSON of the game: definition id, variants, state."""
+        return json.dumps({"game": self.game.id, "version": self.game.version,
+                           "variants": list(self.game.variants), "state": self.d},
+                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def decision(self) -> dict | None:
+        """Returns the pending decision (player, prompt, options, labels) or None."""
+        return self.d["pending"]
+
+    def action_to_string(self, action: int) -> str:
+        p = self.d["pending"]
+        return p["labels"][action] if p else str(action)
+
+    def observation(self, player: int) -> dict:
+        """Returns what `player` may see: hidden places as counts, others' private data removed."""
+        from .view import observe
+        return observe(self.game, self.d, player)
+
+    def observation_string(self, player: int) -> str:
+        from .view import render
+        return render(self.game, self.d, player)
+
+    def digest(self) -> str:
+        return hashlib.sha256(st.dumps(self.d).encode()).hexdigest()
+
+
+def deserialize(game: CompiledGame, text: str) -> GameState:
+    """Returns the state saved by GameState.serialize (the game must match)."""
+    data = json.loads(text)
+    if data.get("game") != game.id or list(data.get("variants", [])) != list(game.variants):
+        raise ValueError(f"saved game is {data.get('game')} {data.get('variants')}, "
+                         f"not {game.id} {list(game.variants)}")
+    return GameState(game, data["state"])
+
+
+def python_version() -> str:
+    return f"{sys.version_info.major}.{sys.version_info.minor}"

@@ -1,0 +1,50 @@
+"""A seeded random source whose whole state is one integer.
+
+Python's `random.shuffle` and `randrange` may change between minor versions, and a
+`random.Random` object is awkward to keep in plain-data state; SplitMix64 is tiny,
+stable everywhere and makes the RNG part of a saved game.
+"""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """Returns the RNG state for a seed (any int, negative or huge included)."""
+    return (seed * 0x2545F4914F6CDD1D + 0x632BE59BD9B4E019) & MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Returns (new state, 64 random bits)."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(d: dict, n: int) -> int:
+    """Returns a uniform int in [0, n) and advances the RNG kept in state `d`."""
+    if n <= 0:
+        raise ValueError("below() needs n >= 1")
+    limit = ((1 << 64) // n) * n
+    s = d["rng"]
+    while True:
+        s, v = next_u64(s)
+        if v < limit:
+            d["rng"] = s
+            return v % n
+
+
+def shuffle(d: dict, items: list) -> None:
+    """Shuffles `items` in place (Fisher-Yates on the state's RNG)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(d, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def derive(master: int, index: int) -> int:
+    """Returns the seed of game `index` in a batch, independent of worker count."""
+    _, v = next_u64(seed_state(master) ^ ((index * GOLDEN) & MASK))
+    return v >> 1

@@ -1,0 +1,29 @@
+"""Ends a game: scores, tie-breaks, winners and returns, from the definition's formulas."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..lang.compiler import Ctx, RuntimeProblem
+
+
+def finish(g: Any, d: dict, reason: str) -> None:
+    """Marks the game over and records its result; a formula error aborts cleanly."""
+    n = d["n"]
+    d["frames"] = []
+    d["pending"] = None
+    d["terminal"] = True
+    try:
+        scores = [g.score(Ctx(d, g, {"me": p})) for p in range(n)]
+        ties = [[f(Ctx(d, g, {"me": p})) for f in g.tiebreaks] for p in range(n)]
+    except (RuntimeProblem, TypeError, KeyError, IndexError, ValueError) as err:
+        d["result"] = {"reason": "aborted", "aborted": f"scoring failed: {err}", "scores": [0] * n,
+                       "tiebreaks": [[] for _ in range(n)], "winners": [], "returns": [0.0] * n}
+        return
+    keys = [(scores[p], *ties[p]) for p in range(n)]
+    best = max(keys)
+    winners = [p for p in range(n) if keys[p] == best]
+    returns = [1.0 if p in winners else 0.0 for p in range(n)]
+    d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,
+                   "returns": returns}
+    d["log"].append([f"game over ({reason}): scores {scores}; winner(s) "
+                     + ", ".join(g.player_name(p) for p in winners), None])

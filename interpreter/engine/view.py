@@ -1,0 +1,88 @@
+"""What one player may see, and a readable rendering of it for the terminal.
+
+Hidden information is a view over the state, from the very first state on: hidden
+places show only their size, owner-only places only to their owner, private player
+variables and private log lines only to that player, and a pending decision's options
+only to the player deciding.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..lang.compiler import Ctx, text_of
+
+
+def visible(g: Any, place: str, player: int | None) -> bool:
+    """Returns whether `player` (None: a spectator) may see what is in `place`."""
+    info = g.zone_info(place)
+    if info.visibility == "public":
+        return True
+    if info.visibility == "owner":
+        return player is not None and info.owner == player
+    return False
+
+
+def observe(g: Any, d: dict, player: int | None) -> dict:
+    """Returns the observation of one seat (None: what every player can see)."""
+    places: dict[str, Any] = {}
+    seen: set[str] = set()
+    for place, objs in d["places"].items():
+        if visible(g, place, player):
+            places[place] = list(objs)
+            seen.update(objs)
+        else:
+            places[place] = {"count": len(objs)}
+    pvars = []
+    for p, pv in enumerate(d["pvars"]):
+        pvars.append({k: v for k, v in pv.items() if p == player or k not in g.private_vars})
+    attrs = {k: dict(v) for k, v in d["attrs"].items() if k in seen or k not in d["loc"]}
+    pending = d["pending"]
+    decision = None
+    if pending is not None:
+        decision = {"player": pending["player"], "prompt": pending["prompt"]}
+        if pending["player"] == player:
+            decision["options"] = list(pending["labels"])
+    log = [line for line, to in d["log"] if to is None or to == player]
+    return {"players": d["n"], "places": places, "player_vars": pvars, "game_vars": dict(d["gvars"]),
+            "attrs": attrs, "decision": decision, "terminal": d["terminal"], "result": d["result"],
+            "log": log}
+
+
+def render(g: Any, d: dict, player: int | None, *, skip_empty: bool = True) -> str:
+    """Returns a readable text view of the game for one seat."""
+    c = Ctx(d, g, {})
+    obs = observe(g, d, player)
+    lines = [f"== {g.name} ==  turns taken: {d['turns']}"]
+    gv = ", ".join(f"{k}={text_of(c, v)}" for k, v in obs["game_vars"].items())
+    if gv:
+        lines.append(f"game: {gv}")
+    for p in range(d["n"]):
+        pv = ", ".join(f"{k}={text_of(c, v)}" for k, v in obs["player_vars"][p].items())
+        lines.append(f"{g.player_name(p)}{' (you)' if p == player else ''}: {pv}")
+    board = [s for s in g.spaces if d["places"][s]]
+    if board:
+        lines.append("board:")
+        for s in board:
+            lines.append(f"  {text_of(c, s)} [{g.props[s].get('kind')}]: "
+                         + ", ".join(_obj(c, o) for o in d["places"][s]))
+    lines.append("zones:")
+    for place, content in obs["places"].items():
+        if place in g.adj:
+            continue
+        if isinstance(content, dict):
+            if content["count"] or not skip_empty:
+                lines.append(f"  {_place_name(g, place)}: {content['count']} hidden")
+        elif content or not skip_empty:
+            lines.append(f"  {_place_name(g, place)}: " + ", ".join(_obj(c, o) for o in content))
+    return "\n".join(lines)
+
+
+def _place_name(g: Any, place: str) -> str:
+    base, _, owner = place.partition("/")
+    return f"{base} of {g.player_name(int(owner))}" if owner else base
+
+
+def _obj(c: Ctx, obj: str) -> str:
+    name = text_of(c, obj)
+    owner = c.s["attrs"].get(obj, {}).get("owner")
+    return f"{name} ({c.g.player_name(owner)})" if type(owner) is int else name

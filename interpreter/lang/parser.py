@@ -1,0 +1,109 @@
+"""Parses effect-language text with the Lark grammar, once, into syntax trees.
+
+The LALR parser is built once per process; errors come back as values carrying the
+line and column inside the effect text, the offending line with a caret, and what the
+parser expected, so the loader can shift them to the YAML file's own coordinates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+MAX_EFFECT_CHARS = 20_000
+MAX_NESTING = 60
+
+# Friendly names for the grammar's terminals in "expected ..." lists.
+_TERMINAL_NAMES = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "LPAR": "'('",
+    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
+    "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "COLON": "':'", "SEMICOLON": "';'",
+    "QMARK": "'?'", "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '//' or '%'",
+    "AUGOP": "'+=' or '-='", "MINUS": "'-'", "$END": "end of text",
+}
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    """A parse error inside one effect text (1-based line and column in that text)."""
+
+    line: int
+    column: int
+    message: str
+
+
+def grammar_text() -> str:
+    """Returns the grammar source, from the installed package or the source tree."""
+    try:
+        return resources.files("interpreter").joinpath("_data/grammar/effect.lark").read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        pass
+    here = Path(__file__).resolve().parents[2] / "grammar" / "effect.lark"
+    return here.read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
+                propagate_positions=True, maybe_placeholders=False)
+
+
+def _expected(err: UnexpectedInput) -> str:
+    names: set[str] = set()
+    for term in sorted(getattr(err, "expected", None) or getattr(err, "allowed", None) or []):
+        if term in _TERMINAL_NAMES:
+            names.add(_TERMINAL_NAMES[term])
+        elif term.startswith("__ANON") or term.isupper():
+            continue
+        else:
+            names.add(repr(term.lower()))
+    # Keywords appear as their uppercase token names; make them readable.
+    for term in getattr(err, "expected", None) or []:
+        if term.isupper() and term not in _TERMINAL_NAMES and not term.startswith("__"):
+            names.add(repr(term.lower()))
+    return ", ".join(sorted(names)) if names else "something else"
+
+
+def _caret(text: str, line: int, column: int) -> str:
+    lines = text.splitlines() or [""]
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    return f"\n    {src}\n    {' ' * (column - 1)}^"
+
+
+def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
+    """Returns the syntax tree of a program (or of one expression), or the problem."""
+    if len(text) > MAX_EFFECT_CHARS:
+        return SyntaxProblem(1, 1, f"effect text is {len(text)} characters; the limit is {MAX_EFFECT_CHARS}")
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                line = text.count("\n", 0, i) + 1
+                col = i - (text.rfind("\n", 0, i) + 1) + 1
+                return SyntaxProblem(line, col, f"brackets nested deeper than {MAX_NESTING}")
+        elif ch in ")]}":
+            depth -= 1
+    try:
+        return _parser().parse(text, start="expr_start" if expression else "start")
+    except UnexpectedEOF as err:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+        return SyntaxProblem(line, column, "unexpected end of effect; expected "
+                             + _expected(err) + _caret(text, line, column))
+    except UnexpectedToken as err:
+        tok = err.token
+        shown = "end of text" if tok.type == "$END" else repr(str(tok))
+        line = err.line if err.line and err.line > 0 else 1
+        column = err.column if err.column and err.column > 0 else 1
+        if tok.type == "$END":
+            lines = text.rstrip().splitlines() or [""]
+            line, column = len(lines), len(lines[-1]) + 1
+        return SyntaxProblem(line, column, f"unexpected {shown}; expected {_expected(err)}"
+                             + _caret(text, line, column))
+    except UnexpectedCharacters as err:
+        return SyntaxProblem(err.line, err.column, f"unexpected character {text[err.pos_in_stream]!r}; "
+                             f"expected {_expected(err)}" + _caret(text, err.line, err.column))

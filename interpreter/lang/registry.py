@@ -1,0 +1,67 @@
+"""The table of verbs and queries the effect language may call.
+
+Each entry is a small Python function with a typed signature, registered by name; the
+compiler checks every call against it at load, so a misspelt verb or argument is an
+error with a suggestion, never a silent no-op. New verbs go in a module under
+`interpreter/verbs/` and never touch the grammar.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+# Argument kinds the compiler can check on literal arguments.
+#   place: a zone or board space id; zone: a zone id; obj: an object id; die: a die id;
+#   program-level kinds (int, str, bool, list, any) are checked only on literals.
+KINDS = {"any", "int", "str", "bool", "list", "place", "zone", "obj", "die", "space", "player"}
+
+_NO_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str = "any"
+    default: Any = _NO_DEFAULT
+
+    @property
+    def required(self) -> bool:
+        return self.default is _NO_DEFAULT
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One callable name: `impl(ctx, *args)` with positional args in `params` order."""
+
+    name: str
+    params: tuple[Param, ...]
+    impl: Callable[..., Any]
+    pure: bool          # a query (no state change): allowed in conditions and scoring
+    doc: str
+    variadic: bool = False
+
+
+REGISTRY: dict[str, Verb] = {}
+
+
+def register(name: str, *params: Param, pure: bool = False, variadic: bool = False) -> Callable:
+    """Returns a decorator that adds `impl` to the registry under `name`."""
+    def wrap(impl: Callable) -> Callable:
+        if name in REGISTRY:
+            raise ValueError(f"verb {name!r} registered twice")
+        for p in params:
+            assert p.kind in KINDS, p.kind
+        REGISTRY[name] = Verb(name, tuple(params), impl, pure, (impl.__doc__ or "").strip(), variadic)
+        return impl
+    return wrap
+
+
+def P(name: str, kind: str = "any", default: Any = _NO_DEFAULT) -> Param:
+    """Returns a parameter description (short name keeps verb tables readable)."""
+    return Param(name, kind, default)
+
+
+def load_all() -> dict[str, Verb]:
+    """Returns the registry after importing every verb module."""
+    from ..verbs import core, zones, graph  # noqa: F401  (registration side effect)
+    return REGISTRY

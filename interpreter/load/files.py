@@ -1,0 +1,147 @@
+"""Finds games and reads their definition files, checked against the JSON Schemas.
+
+A game is a folder: game.yaml (identity, variables, flow, procedures, scoring),
+components.yaml, cards.yaml, board.yaml, and variants/*.yaml overlays. Every problem is
+a Diagnostic at the file:line:col where it was written.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from ..diagnostics import Diagnostic, DefinitionError, suggest
+from .yaml_safe import Loaded, load_yaml
+
+PART_FILES = {"game.yaml": "game", "components.yaml": "components", "cards.yaml": "cards",
+              "board.yaml": "board"}
+
+
+def data_root() -> Path:
+    """Returns the folder holding definitions/, schemas/ and grammar/ (installed or source)."""
+    try:
+        packaged = Path(str(resources.files("interpreter").joinpath("_data")))
+        if (packaged / "schemas").is_dir():
+            return packaged
+    except (ModuleNotFoundError, NotADirectoryError):
+        pass
+    return Path(__file__).resolve().parents[2]
+
+
+def definitions_root() -> Path:
+    return data_root() / "definitions"
+
+
+def game_ids() -> list[str]:
+    """Returns the ids of the games shipped with Cairn (folders with a game.yaml)."""
+    root = definitions_root()
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file()) if root.is_dir() else []
+
+
+def resolve_game(spec: str | Path) -> Path | None:
+    """Returns a game folder from an id (`big-foot`) or a path, or None."""
+    p = Path(spec)
+    if (p / "game.yaml").is_file():
+        return p
+    if p.name == "game.yaml" and p.is_file():
+        return p.parent
+    q = definitions_root() / str(spec)
+    if (q / "game.yaml").is_file():
+        return q
+    return None
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    """Returns the schema validator for one kind of file, built once."""
+    schema = json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text("utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _schema_props(schema: dict) -> list[str]:
+    return sorted(schema.get("properties", {}))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, (int, float)):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({value[:40]!r})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "null"
+
+
+def schema_diagnostics(loaded: Loaded, kind: str) -> list[Diagnostic]:
+    """Returns one diagnostic per schema violation, each at the offending key or value."""
+    out: list[Diagnostic] = []
+    for err in validator(kind).iter_errors(loaded.data):
+        out.extend(_explain(loaded, err))
+    return sorted(set(out))
+
+
+def _explain(loaded: Loaded, err: ValidationError) -> Iterator[Diagnostic]:
+    path = tuple(err.absolute_path)
+    v = err.validator
+    where = "/".join(str(x) for x in path) or "the top level"
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        known = _schema_props(err.schema)
+        for key in err.instance:
+            if key not in err.schema.get("properties", {}):
+                yield loaded.diag(path + (key,), f"unknown key '{key}' in {where}" + suggest(key, known)
+                                  + (f"; known keys: {', '.join(known)}" if not suggest(key, known) else ""),
+                                  at_key=True)
+        return
+    if v == "required":
+        missing = [k for k in err.validator_value if k not in err.instance]
+        yield loaded.diag(path, f"{where}: missing required key(s): {', '.join(missing)}")
+        return
+    if v == "type":
+        yield loaded.diag(path, f"{where}: expected {err.validator_value}, got {_describe(err.instance)}")
+        return
+    if v == "enum":
+        opts = ", ".join(repr(x) for x in err.validator_value)
+        yield loaded.diag(path, f"{where}: {err.instance!r} is not one of {opts}"
+                          + (suggest(str(err.instance), [str(x) for x in err.validator_value])))
+        return
+    if v == "pattern":
+        yield loaded.diag(path, f"{where}: {err.instance!r} is not a valid id or name "
+                          f"(expected to match {err.validator_value})")
+        return
+    if v == "propertyNames":
+        yield loaded.diag(path, f"{where}: {err.message}")
+        return
+    if v in ("anyOf", "oneOf") and err.context:
+        from jsonschema.exceptions import best_match
+        yield from _explain(loaded, best_match(err.context))
+        return
+    yield loaded.diag(path, f"{where}: {err.message}")
+
+
+def read_part(path: Path, display: str, kind: str) -> tuple[Loaded | None, list[Diagnostic]]:
+    """Returns a loaded, schema-checked file, or None and its problems."""
+    try:
+        loaded = load_yaml(path, display=display)
+    except DefinitionError as err:
+        return None, err.diagnostics
+    if loaded.data is None:
+        loaded.data = {}
+    problems = schema_diagnostics(loaded, kind)
+    return (loaded if not problems else None), problems
+
+
+def display_path(path: Path) -> str:
+    """Returns a path as the user would type it (relative to the working folder if possible)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

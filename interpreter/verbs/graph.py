@@ -1,0 +1,114 @@
+"""Queries on the board graph: spaces, neighbours, walks and distances.
+
+networkx builds and checks the board at load; these queries use the precomputed
+neighbour tuples instead, which is what a profile of playouts asks for.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ..lang.compiler import Ctx, RuntimeProblem
+from ..lang.registry import P, register
+
+
+def _adj(c: Ctx, space: Any) -> tuple[str, ...]:
+    try:
+        return c.g.adj[space]
+    except (KeyError, TypeError):
+        raise RuntimeProblem(f"no board space named {space!r}") from None
+
+
+@register("spaces", P("kind", "str", None), pure=True)
+def spaces(c: Ctx, kind: str | None) -> list[str]:
+    """Returns the board's spaces (of one kind), in definition order."""
+    if kind is None:
+        return list(c.g.spaces)
+    return [s for s in c.g.spaces if c.g.props[s].get("kind") == kind]
+
+
+@register("neighbors", P("space", "space"), pure=True)
+def neighbors(c: Ctx, space: str) -> list[str]:
+    """Returns the spaces joined to `space` by one step."""
+    return list(_adj(c, space))
+
+
+@register("adjacent", P("a", "space"), P("b", "space"), pure=True)
+def adjacent(c: Ctx, a: str, b: str) -> bool:
+    return b in _adj(c, a)
+
+
+@register("is_space", P("x"), pure=True)
+def is_space(c: Ctx, x: Any) -> bool:
+    return type(x) is str and x in c.g.adj
+
+
+@register("paths", P("start", "space"), P("length", "int"), P("avoid", "list", None), pure=True)
+def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]]:
+    """Returns every walk of exactly `length` steps from `start` that never visits a space
+    twice (so never turns back) and never enters a space in `avoid`; each walk lists the
+    spaces entered, the end last."""
+    adj = c.g.adj
+    _adj(c, start)
+    blocked = set(avoid or ())
+    out: list[list[str]] = []
+    if length <= 0:
+        return out
+    path = [start]
+    seen = {start}
+
+    def walk(at: str, left: int) -> None:
+        for nxt in adj[at]:
+            if nxt in seen or nxt in blocked:
+                continue
+            path.append(nxt)
+            if left == 1:
+                out.append(path[1:])
+            else:
+                seen.add(nxt)
+                walk(nxt, left - 1)
+                seen.discard(nxt)
+            path.pop()
+    walk(start, length)
+    return out
+
+
+@register("distance", P("a", "space"), P("b", "space"), P("avoid", "list", None), pure=True)
+def distance(c: Ctx, a: str, b: str, avoid: list | None) -> int:
+    """Returns the fewest steps from a to b not entering `avoid`, or -1 if unreachable."""
+    adj = c.g.adj
+    _adj(c, a)
+    _adj(c, b)
+    blocked = set(avoid or ())
+    seen = {a: 0}
+    q = deque([a])
+    while q:
+        x = q.popleft()
+        if x == b:
+            return seen[x]
+        for y in adj[x]:
+            if y not in seen and y not in blocked:
+                seen[y] = seen[x] + 1
+                q.append(y)
+    return -1
+
+
+@register("within", P("start", "space"), P("steps", "int"), P("avoid", "list", None), pure=True)
+def within(c: Ctx, start: str, steps: int, avoid: list | None) -> list[str]:
+    """Returns the spaces reachable in 1..steps steps without entering `avoid`."""
+    adj = c.g.adj
+    _adj(c, start)
+    blocked = set(avoid or ())
+    seen = {start: 0}
+    q = deque([start])
+    order: list[str] = []
+    while q:
+        x = q.popleft()
+        if seen[x] == steps:
+            continue
+        for y in adj[x]:
+            if y not in seen and y not in blocked:
+                seen[y] = seen[x] + 1
+                order.append(y)
+                q.append(y)
+    return order
