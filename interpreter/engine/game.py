@@ -68,6 +68,7 @@ class CompiledGame:
     source_dir: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     kind_index: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    env: Any = None                               # the compiler Env, for scenarios and tools
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """Returns object ids of one kind (all objects for None), in definition order."""

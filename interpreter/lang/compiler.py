@@ -472,6 +472,10 @@ class Compiler:
                     slots[i] = lambda c, _d=d: _d
         impl = verb.impl
         fs = tuple(slots) + tuple(extra)
+        if fname == "log":
+            # Log lines are only formatted when the game keeps a log (playouts run without).
+            a0, a1 = fs[0], fs[1]
+            return lambda c: impl(c, a0(c), a1(c)) if c.s.get("log_on", True) else None
         if len(fs) == 0:
             return lambda c: impl(c)
         if len(fs) == 1:

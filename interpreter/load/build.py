@@ -380,6 +380,7 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
               "variants": {k: v[0].data["variant"]["name"] for k, v in spec.variants.items()}},
     )
     game.kind_index = {k: tuple(v) for k, v in kinds.items()}
+    game.env = env
     return game, []
 
 

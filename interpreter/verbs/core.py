@@ -39,6 +39,13 @@ def roll(c: Ctx, die: str) -> Any:
     faces = c.g.dice.get(die)
     if faces is None:
         raise RuntimeProblem(f"no die named {die!r}")
+    forced = c.s.get("forced_rolls")
+    if forced:
+        # Scenarios load the dice: the next listed results come up first.
+        value = forced.pop(0)
+        if value not in faces:
+            raise RuntimeProblem(f"forced roll {value!r} is not a face of {die!r}")
+        return value
     return faces[rng.below(c.s, len(faces))]
 
 

@@ -1,0 +1,192 @@
+"""Rule scenarios as data: given a position, when these choices, then these facts.
+
+A scenario file (`definitions/<game>/scenarios/*.yaml`) lists small named cases, each
+citing the rule clause it checks. `given` places objects, sets variables and loads the
+dice; `start` is the program to run (a procedure call such as `turn(0)`) instead of the
+whole game; `when` answers decisions by label or number; `then` lists effect-language
+conditions that must be true, or facts about the pending decision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import DefinitionError, Diagnostic
+from .engine.game import CompiledGame, GameState
+from .engine.invariants import conservation_problems
+from .engine.state import move_object, new_state
+from .engine.vm import run
+from .lang.compiler import Compiler, Ctx
+from .load.build import load_game
+from .load.files import display_path, read_part
+
+
+@dataclass
+class Outcome:
+    """One scenario's verdict."""
+
+    name: str
+    rule: str
+    where: str
+    failures: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def scenario_files(folder: Path) -> list[Path]:
+    """Returns the scenario files of a game folder."""
+    return sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
+
+
+def run_file(path: Path) -> list[Outcome]:
+    """Runs every scenario of a file; a malformed file raises DefinitionError."""
+    loaded, problems = read_part(path, display_path(path), "scenario")
+    if loaded is None:
+        raise DefinitionError(problems)
+    data = loaded.data
+    out: list[Outcome] = []
+    games: dict[tuple, CompiledGame] = {}
+    for i, sc in enumerate(data["scenarios"]):
+        pos = loaded.pos(("scenarios", i))
+        where = f"{loaded.file}:{pos.line}:{pos.column}"
+        variants = tuple(data.get("variants", [])) + tuple(sc.get("variants", []))
+        key = (data["game"], variants)
+        if key not in games:
+            games[key] = load_game(Path(path).parents[1] if (Path(path).parents[1] / "game.yaml").is_file()
+                                   else data["game"], list(variants))
+        out.append(run_one(games[key], sc, where))
+    return out
+
+
+def _compile_program(g: CompiledGame, text: str, name: str) -> str:
+    comp = Compiler(g.env)
+    prog = comp.program(name, text)
+    if prog is None:
+        e = comp.errors[0]
+        raise DefinitionError([Diagnostic(name, e.line, e.column, e.message)])
+    prog.file = name
+    g.programs[name] = prog
+    return name
+
+
+def setup_state(g: CompiledGame, sc: dict) -> GameState:
+    """Returns the scenario's starting state: objects at their start places, then `given`."""
+    n = sc.get("players", g.min_players)
+    places: dict[str, list[str]] = {p: [] for p in g.place_ids(n)}
+    for obj, _kind, start in g.components:
+        places[start].append(obj)
+    start = sc.get("start")
+    main = _compile_program(g, start, f"scenario:{sc['name']}") if start else g.main
+    d = new_state(n, sc.get("seed", 0), places, g.player_vars, g.game_vars, main)
+    given = sc.get("given", {})
+    for place, objs in given.get("places", {}).items():
+        if place not in d["places"]:
+            raise ValueError(f"given.places: no place '{place}'")
+        for obj in objs:
+            if obj not in d["loc"]:
+                raise ValueError(f"given.places: no object '{obj}'")
+            move_object(d, obj, place)
+    for obj, attrs in given.get("attrs", {}).items():
+        d["attrs"].setdefault(obj, {}).update(attrs)
+    for p, pv in enumerate(given.get("players", [])):
+        for k, v in pv.items():
+            if k not in d["pvars"][p]:
+                raise ValueError(f"given.players[{p}]: no player variable '{k}'")
+            d["pvars"][p][k] = v
+    for k, v in given.get("game", {}).items():
+        if k not in d["gvars"]:
+            raise ValueError(f"given.game: no game variable '{k}'")
+        d["gvars"][k] = v
+    d["forced_rolls"] = list(given.get("dice", []))
+    state = GameState(g, d)
+    if given.get("run"):
+        d["frames"].append({"p": _compile_program(g, given["run"], f"given:{sc['name']}"),
+                            "pc": 0, "l": {}, "d": 0, "r": None})
+    run(g, d)
+    return state
+
+
+def _choose(state: GameState, step: Any) -> str | None:
+    """Answers the pending decision; returns a failure message or None."""
+    dec = state.decision()
+    if dec is None:
+        return f"no decision is pending for step {step!r}"
+    want = step["choose"] if isinstance(step, dict) else step
+    by = step.get("by") if isinstance(step, dict) else None
+    if by is not None and dec["player"] != by:
+        return f"decision belongs to player {dec['player']}, not {by} ({dec['prompt']})"
+    if isinstance(want, int):
+        if not 0 <= want < len(dec["labels"]):
+            return f"option {want} out of range ({len(dec['labels'])} options)"
+        state.apply_action(want)
+        return None
+    if want not in dec["labels"]:
+        return f"{want!r} is not an option of '{dec['prompt']}': {dec['labels']}"
+    state.apply_action(dec["labels"].index(want))
+    return None
+
+
+def run_one(g: CompiledGame, sc: dict, where: str) -> Outcome:
+    """Runs one scenario and returns its verdict."""
+    failures: list[str] = []
+    try:
+        state = setup_state(g, sc)
+    except (ValueError, DefinitionError) as err:
+        return Outcome(sc["name"], sc["rule"], where, [f"given: {err}"])
+    for step in sc.get("when", []):
+        if state.is_terminal():
+            failures.append(f"game ended before step {step!r}: {state.d['result']}")
+            break
+        problem = _choose(state, step)
+        if problem:
+            failures.append(problem)
+            break
+    d = state.d
+    if d["result"] and d["result"].get("aborted"):
+        failures.append(f"aborted: {d['result']['aborted']}")
+    failures.extend(conservation_problems(g, d))
+    for check in sc.get("then", []):
+        failures.extend(_check(g, state, check))
+    return Outcome(sc["name"], sc["rule"], where, failures)
+
+
+def _check(g: CompiledGame, state: GameState, check: Any) -> list[str]:
+    d = state.d
+    dec = d["pending"]
+    if isinstance(check, str):
+        comp = Compiler(g.env)
+        fn = comp.expression(check)
+        if fn is None:
+            return [f"then {check!r}: {comp.errors[0].message}"]
+        try:
+            ok = fn(Ctx(d, g, {}))
+        except Exception as err:  # a failing check is reported, not raised
+            return [f"then {check!r}: {type(err).__name__}: {err}"]
+        return [] if ok is True else [f"expected true: {check}  (got {ok!r})"]
+    out: list[str] = []
+    if "options" in check:
+        got = dec["labels"] if dec else None
+        if got != [str(x) for x in check["options"]]:
+            out.append(f"options: expected {check['options']}, got {got}")
+    if "illegal" in check:
+        if dec is not None and check["illegal"] in dec["labels"]:
+            out.append(f"{check['illegal']!r} should be illegal, but is an option of '{dec['prompt']}'")
+    if "prompt" in check:
+        if dec is None or check["prompt"] not in dec["prompt"]:
+            out.append(f"prompt: expected to contain {check['prompt']!r}, got {dec and dec['prompt']!r}")
+    if "decides" in check:
+        if dec is None or dec["player"] != check["decides"]:
+            out.append(f"decides: expected player {check['decides']}, got {dec and dec['player']}")
+    if "terminal" in check and d["terminal"] != check["terminal"]:
+        out.append(f"terminal: expected {check['terminal']}, got {d['terminal']}")
+    if "winners" in check:
+        got = d["result"]["winners"] if d["result"] else None
+        if got != check["winners"]:
+            out.append(f"winners: expected {check['winners']}, got {got}")
+    if "log" in check:
+        if not any(check["log"] in line for line, _ in d["log"]):
+            out.append(f"log: no line contains {check['log']!r}")
+    return out
