@@ -156,6 +156,7 @@ class Compiler:
     def __init__(self, env: Env):
         self.env = env
         self.errors: list[EffectError] = []
+        self.pure_only = False
 
     # ---- entry points -------------------------------------------------------------
     def program(self, name: str, text: str, params: tuple[str, ...] = (),
@@ -186,7 +187,11 @@ class Compiler:
             return None
         self.scope = set(scope)
         before = len(self.errors)
-        fn = self.expr(tree)
+        self.pure_only = True
+        try:
+            fn = self.expr(tree)
+        finally:
+            self.pure_only = False
         return None if len(self.errors) > before else fn
 
     # ---- helpers ------------------------------------------------------------------
@@ -440,6 +445,9 @@ class Compiler:
             known = list(self.env.registry) + list(self.env.functions) + list(self.env.procedures)
             self.err(node, f"unknown function '{fname}'" + suggest(fname, known))
             return lambda c: None
+        if self.pure_only and not verb.pure:
+            self.err(node, f"{fname}() changes the game, so it cannot be used in a function, "
+                     "condition or scoring formula (use it in a procedure)")
         args, named = self.split_args(node)
         params = verb.params
         if len(args) > len(params) and not verb.variadic:

@@ -62,6 +62,12 @@ def P(name: str, kind: str = "any", default: Any = _NO_DEFAULT) -> Param:
 
 
 def load_all() -> dict[str, Verb]:
-    """Returns the registry after importing every verb module."""
-    from ..verbs import core, zones, graph  # noqa: F401  (registration side effect)
+    """Returns the registry after importing every module in interpreter/verbs/ (each
+    registers its verbs on import, so a new module needs no other change)."""
+    import importlib
+    import pkgutil
+
+    from .. import verbs
+    for mod in sorted(m.name for m in pkgutil.iter_modules(verbs.__path__)):
+        importlib.import_module(f"{verbs.__name__}.{mod}")
     return REGISTRY

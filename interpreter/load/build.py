@@ -54,6 +54,7 @@ class Spec:
     flow: tuple[str, Src] | None = None
     scoring: tuple[dict, Src] | None = None
     has_board: bool = False
+    assembled_in_play: bool = False
     variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
 
 
@@ -144,6 +145,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
                     _add_section(spec, key, data[key], loaded, (key,), diags, "base")
         elif kind == "board":
             spec.has_board = True
+            spec.assembled_in_play = data["board"].get("assembled_in_play", False)
             _add_section(spec, "spaces", data["board"]["spaces"], loaded, ("board", "spaces"), diags, "add")
             _add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
         else:
@@ -275,7 +277,7 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
         if a == b:
             diags.append(src.diag(f"edge joins '{a}' to itself"))
         graph.add_edge(a, b)
-    if spaces and graph.number_of_nodes() and not nx.is_connected(graph):
+    if spaces and not spec.assembled_in_play and not nx.is_connected(graph):
         parts = sorted(nx.connected_components(graph), key=len)
         lonely = sorted(parts[0])[:5]
         src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src

@@ -126,6 +126,7 @@ def max_(c: Ctx, items: list, default: Any) -> Any:
 
 @register("abs", P("x", "int"), pure=True)
 def abs_(c: Ctx, x: int) -> int:
+    """Returns the size of a number without its sign."""
     return abs(x)
 
 
@@ -167,6 +168,7 @@ def slice_(c: Ctx, items: list, start: int, stop: int | None) -> list:
 
 @register("reverse", P("items", "list"), pure=True)
 def reverse(c: Ctx, items: list) -> list:
+    """Returns the items in the opposite order."""
     return list(reversed(_list(items, "reverse")))
 
 

@@ -12,9 +12,15 @@ from ..lang.compiler import Ctx, RuntimeProblem
 from ..lang.registry import P, register
 
 
+def adjacency(c: Ctx) -> dict:
+    """Returns the board's neighbour table: the one assembled in play (state "adj", see
+    verbs/hexmap) if any, else the one fixed by board.yaml."""
+    return c.s.get("adj") or c.g.adj
+
+
 def _adj(c: Ctx, space: Any) -> tuple[str, ...]:
     try:
-        return c.g.adj[space]
+        return adjacency(c)[space]
     except (KeyError, TypeError):
         raise RuntimeProblem(f"no board space named {space!r}") from None
 
@@ -22,9 +28,11 @@ def _adj(c: Ctx, space: Any) -> tuple[str, ...]:
 @register("spaces", P("kind", "str", None), pure=True)
 def spaces(c: Ctx, kind: str | None) -> list[str]:
     """Returns the board's spaces (of one kind), in definition order."""
+    table = c.s.get("adj")
+    order = c.g.spaces if table is None else [s for s in c.g.spaces if s in table]
     if kind is None:
-        return list(c.g.spaces)
-    return [s for s in c.g.spaces if c.g.props[s].get("kind") == kind]
+        return list(order)
+    return [s for s in order if c.g.props[s].get("kind") == kind]
 
 
 @register("neighbors", P("space", "space"), pure=True)
@@ -35,12 +43,14 @@ def neighbors(c: Ctx, space: str) -> list[str]:
 
 @register("adjacent", P("a", "space"), P("b", "space"), pure=True)
 def adjacent(c: Ctx, a: str, b: str) -> bool:
+    """Returns whether two spaces are one step apart."""
     return b in _adj(c, a)
 
 
 @register("is_space", P("x"), pure=True)
 def is_space(c: Ctx, x: Any) -> bool:
-    return type(x) is str and x in c.g.adj
+    """Returns whether a value is a space of the board (as assembled so far)."""
+    return type(x) is str and x in adjacency(c)
 
 
 @register("paths", P("start", "space"), P("length", "int"), P("avoid", "list", None), pure=True)
@@ -48,7 +58,7 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
     """Returns every walk of exactly `length` steps from `start` that never visits a space
     twice (so never turns back) and never enters a space in `avoid`; each walk lists the
     spaces entered, the end last."""
-    adj = c.g.adj
+    adj = adjacency(c)
     _adj(c, start)
     blocked = set(avoid or ())
     out: list[list[str]] = []
@@ -76,7 +86,7 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
 @register("distance", P("a", "space"), P("b", "space"), P("avoid", "list", None), pure=True)
 def distance(c: Ctx, a: str, b: str, avoid: list | None) -> int:
     """Returns the fewest steps from a to b not entering `avoid`, or -1 if unreachable."""
-    adj = c.g.adj
+    adj = adjacency(c)
     _adj(c, a)
     _adj(c, b)
     blocked = set(avoid or ())
@@ -96,7 +106,7 @@ def distance(c: Ctx, a: str, b: str, avoid: list | None) -> int:
 @register("within", P("start", "space"), P("steps", "int"), P("avoid", "list", None), pure=True)
 def within(c: Ctx, start: str, steps: int, avoid: list | None) -> list[str]:
     """Returns the spaces reachable in 1..steps steps without entering `avoid`."""
-    adj = c.g.adj
+    adj = adjacency(c)
     _adj(c, start)
     blocked = set(avoid or ())
     seen = {start: 0}

@@ -118,4 +118,5 @@ def objects(c: Ctx, kind: str | None) -> list:
 
 @register("is_object", P("x"), pure=True)
 def is_object(c: Ctx, x: Any) -> bool:
+    """Returns whether a value is the id of a game object (card, token, piece)."""
     return type(x) is str and x in c.s["loc"]
