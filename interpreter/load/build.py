@@ -342,6 +342,10 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
             report(Src(src.loaded, src.path + ("if",)))
         program(f"trigger:{i}", t["do"], Src(src.loaded, src.path + ("do",)), params)
         triggers.setdefault(t["on"], []).append(Trigger(t["on"], cond, f"trigger:{i}"))
+    for t, src in spec.triggers:
+        if t["on"] not in comp.emitted:
+            diags.append(src.diag(f"trigger on '{t['on']}': no effect emits that event"
+                                  + suggest(t["on"], comp.emitted), ("on",)))
     functions: dict[str, Any] = {}
     for name, (item, src) in spec.sections["functions"].items():
         fn = comp.expression(item["expr"], tuple(item.get("params", ())))

@@ -44,7 +44,7 @@ def game_ids() -> list[str]:
 
 
 def resolve_game(spec: str | Path) -> Path | None:
-    """Returns a game folder from an id (`big-foot`) or a path, or None."""
+    """Returns a game folder from an id (a folder name under definitions/) or a path, or None."""
     p = Path(spec)
     if (p / "game.yaml").is_file():
         return p

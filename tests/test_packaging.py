@@ -1,0 +1,49 @@
+"""The wheel ships definitions, schemas and grammar; docs generated from code are current."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="not a source checkout")
+def test_wheel_contains_data_files(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True)
+    if proc.returncode != 0 and "hatchling" in (proc.stderr + proc.stdout):
+        proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path),
+                               str(ROOT)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    wheel = next(tmp_path.glob("cairn-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "interpreter/_data/grammar/effect.lark" in names
+    assert "interpreter/_data/schemas/game.schema.json" in names
+    assert "interpreter/_data/definitions/big-foot/game.yaml" in names
+    assert "interpreter/_data/definitions/big-foot/scenarios/rules.yaml" in names
+    assert "interpreter/cli/main.py" in names
+
+
+def test_verbs_doc_is_current():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import verbs_doc
+    finally:
+        sys.path.pop(0)
+    assert (ROOT / "docs" / "VERBS.md").read_text("utf-8") == verbs_doc.render(), \
+        "docs/VERBS.md is stale: run python3 tools/verbs_doc.py"
+
+
+def test_interpreter_names_no_game():
+    games = [p.name for p in (ROOT / "definitions").iterdir() if (p / "game.yaml").is_file()]
+    words = set()
+    for g in games:
+        words |= {g, g.replace("-", " "), g.replace("-", "_"), g.replace("-", "")}
+    for path in (ROOT / "interpreter").rglob("*.py"):
+        text = path.read_text("utf-8").lower()
+        for w in words:
+            assert w not in text, f"{path} names the game '{w}'"
