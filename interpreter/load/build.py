@@ -268,7 +268,8 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
     graph = nx.Graph()
     for key, (item, _src) in spaces.items():
         graph.add_node(key)
-        props[key] = {"kind": item["kind"], "name": item.get("name", key),
+        # An unnamed space reads as "id (kind)" in logs and option labels.
+        props[key] = {"kind": item["kind"], "name": item.get("name", f"{key} ({item['kind']})"),
                       **({"at": item["at"]} if "at" in item else {}), **item.get("props", {})}
     for (a, b), src in spec.edges:
         for i, end in enumerate((a, b)):

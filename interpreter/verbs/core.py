@@ -27,6 +27,12 @@ def text(c: Ctx, value: Any) -> str:
     return text_of(c, value)
 
 
+@register("join", P("items", "list"), P("sep", "str", ", "), pure=True)
+def join(c: Ctx, items: list, sep: str) -> str:
+    """Returns the items as text, separated by `sep` (objects read as their names)."""
+    return sep.join(text_of(c, x) for x in _list(items, "join"))
+
+
 @register("player_name", P("player", "player"), pure=True)
 def player_name(c: Ctx, player: int) -> str:
     """Returns a seat's display name."""
