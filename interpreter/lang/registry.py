@@ -47,8 +47,9 @@ REGISTRY: dict[str, Verb] = {}
 def register(name: str, *params: Param, pure: bool = False, variadic: bool = False) -> Callable:
     """Returns a decorator that adds `impl` to the registry under `name`."""
     def wrap(impl: Callable) -> Callable:
-        if name in REGISTRY:
-            raise ValueError(f"verb {name!r} registered twice")
+        old = REGISTRY.get(name)
+        if old is not None and (old.impl.__module__, old.impl.__qualname__) != (impl.__module__, impl.__qualname__):
+            raise ValueError(f"verb {name!r} is registered by both {old.impl.__module__} and {impl.__module__}")
         for p in params:
             assert p.kind in KINDS, p.kind
         REGISTRY[name] = Verb(name, tuple(params), impl, pure, (impl.__doc__ or "").strip(), variadic)
