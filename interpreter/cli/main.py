@@ -229,6 +229,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read record {args.record}: {err}") from None
     if not isinstance(record, dict) or record.get("cairn_record") is None:
         raise UsageError(f"{args.record} is not a Cairn game record")
+    shape = {"game": str, "players": int, "seed": int, "actions": list, "result": (dict, type(None)),
+             "final_state_sha256": str}
+    for key, kind in shape.items():
+        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
+            raise UsageError(f"{args.record}: field '{key}' is missing or not a {getattr(kind, '__name__', 'record')}")
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in record["actions"]):
+        raise UsageError(f"{args.record}: 'actions' must be a list of option numbers")
+    if not isinstance(record.get("variants", []), list):
+        raise UsageError(f"{args.record}: 'variants' must be a list")
     g = _load(record["game"], record.get("variants", []))
     if record.get("definitions_version") != g.version:
         print(f"note: record made with definitions {record.get('definitions_version')}, "

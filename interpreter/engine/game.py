@@ -102,6 +102,8 @@ class CompiledGame:
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
                           log: bool = True) -> "GameState":
         """Returns a new game, set up and run to its first decision."""
+        if type(seed) is not int:
+            raise ValueError(f"seed must be an integer, got {seed!r}")
         n = self.min_players if num_players is None else num_players
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.id} takes {self.min_players}-{self.max_players} players, got {n}")

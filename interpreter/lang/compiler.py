@@ -376,12 +376,14 @@ class Compiler:
     def split_args(self, node: Tree) -> tuple[list[Tree], dict[str, Tree]]:
         args: list[Tree] = []
         named: dict[str, Tree] = {}
+        self.arg_names: dict[int, Token] = {}
         for a in node.children[1:]:
             if isinstance(a, Tree) and a.data == "named_arg":
                 key = str(a.children[0])
                 if key in named:
-                    self.err(a, f"argument '{key}' given twice")
+                    self.err(a.children[0], f"argument '{key}' given twice")
                 named[key] = a.children[1]
+                self.arg_names[id(a.children[1])] = a.children[0]
             else:
                 if named:
                     self.err(a, "a positional argument cannot follow a named one")
@@ -402,7 +404,7 @@ class Compiler:
             fns[p] = self.expr(a)
         for k, v in named.items():
             if k not in params:
-                self.err(v, f"{fname}() has no argument '{k}'" + suggest(k, params))
+                self.err(self.arg_names.get(id(v), v), f"{fname}() has no argument '{k}'" + suggest(k, params))
             fns[k] = self.expr(v)
         missing = [p for p in params if p not in fns]
         if missing:
@@ -418,7 +420,7 @@ class Compiler:
             return lambda c: ([], None, "", None, False)
         for k, v in named.items():
             if k not in allowed:
-                self.err(v, f"choose() has no argument '{k}'" + suggest(k, allowed))
+                self.err(self.arg_names.get(id(v), v), f"choose() has no argument '{k}'" + suggest(k, allowed))
         opts = self.expr(args[0])
         player = self.expr(named["player"]) if "player" in named else (lambda c: c.l.get("me"))
         prompt = self.expr(named["prompt"]) if "prompt" in named else (lambda c: "Choose")
@@ -463,7 +465,7 @@ class Compiler:
         names = [p.name for p in params]
         for k, v in named.items():
             if k not in names:
-                self.err(v, f"{fname}() has no argument '{k}'" + suggest(k, names))
+                self.err(self.arg_names.get(id(v), v), f"{fname}() has no argument '{k}'" + suggest(k, names))
                 continue
             i = names.index(k)
             if slots[i] is not None:
@@ -657,7 +659,14 @@ class Compiler:
 
     def string(self, tok: Token) -> Callable:
         raw = str(tok)[1:-1]
-        text = bytes(raw, "utf-8").decode("unicode_escape") if "\\" in raw else raw
+        text = raw
+        if "\\" in raw:
+            text, bad = _unescape(raw)
+            if bad is not None:
+                self.errors.append(EffectError(tok.line, tok.column + 1 + bad,
+                                               f"unknown escape '{raw[bad:bad + 2]}' in a string "
+                                               "(use \\n, \\t, \\\\, \\\" or \\')"))
+                return lambda c: text
         if "{" not in text and "}" not in text:
             return lambda c: text
         parts: list[Any] = []
@@ -667,17 +676,44 @@ class Compiler:
             if m.group(0) in ("{{", "}}"):
                 parts.append(m.group(0)[0])
             else:
+                # Where the {...} starts in the file (exact when the string has no escapes).
+                col0 = tok.column + 1 + m.start(1)
                 sub = parse(m.group(1), expression=True)
                 if isinstance(sub, SyntaxProblem):
-                    self.errors.append(EffectError(tok.line, tok.column + m.start() + 1,
+                    self.errors.append(EffectError(tok.line, col0 + sub.column - 1,
                                                    "in {...} of a string: " + sub.message))
                     parts.append("")
                 else:
+                    before = len(self.errors)
                     parts.append(self.expr(sub))
+                    for i in range(before, len(self.errors)):
+                        e = self.errors[i]
+                        self.errors[i] = EffectError(tok.line, col0 + e.column - 1, e.message)
             pos = m.end()
         parts.append(text[pos:])
         fixed = tuple(parts)
         return lambda c: "".join(p if type(p) is str else text_of(c, p(c)) for p in fixed)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
+
+
+def _unescape(raw: str) -> tuple[str, int | None]:
+    """Returns the text with its escapes applied, and the index of a bad escape or None."""
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            nxt = raw[i + 1]
+            if nxt not in _ESCAPES:
+                return raw, i
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out), None
 
 
 _MISSING = object()

@@ -119,6 +119,9 @@ def _add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
             if mode == "replace" and key not in table:
                 diags.append(src.diag(f"replace: no {name} entry '{key}'" + suggest(key, table), at_key=True))
                 continue
+            if mode == "add" and key in table:
+                diags.append(src.diag(f"{name} entry '{key}' is already defined; use replace", at_key=True))
+                continue
             table[key] = (v, src)
 
 
@@ -277,7 +280,8 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
                 diags.append(src.diag(f"edge end '{end}' is not a space" + suggest(end, spaces), (i,)))
         if a == b:
             diags.append(src.diag(f"edge joins '{a}' to itself"))
-        graph.add_edge(a, b)
+        if a in spaces and b in spaces:
+            graph.add_edge(a, b)
     if spaces and not spec.assembled_in_play and not nx.is_connected(graph):
         parts = sorted(nx.connected_components(graph), key=len)
         lonely = sorted(parts[0])[:5]

@@ -73,12 +73,11 @@ def longest_rising_trail(c: Ctx, values: Any, links: list, all_linked: bool, ris
         memo[key] = out
         return out
 
-    if 0 not in steps or True:
-        result: tuple = ()
-        for n in nodes:
-            t = best(n, frozenset((n,)))
-            if len(t) > len(result):
-                result = t
+    result: tuple = ()
+    for n in nodes:
+        t = best(n, frozenset((n,)))
+        if len(t) > len(result):
+            result = t
     return list(result)
 
 

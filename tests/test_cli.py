@@ -1,0 +1,266 @@
+"""The `cairn` command, run in-process through interpreter.cli.main.main (it returns the
+exit status), plus one subprocess run of `python3 -m interpreter`."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli.main import main
+from interpreter.load.build import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SIM_KEYS = {"game", "players", "games", "finished", "mean_turns", "wins_by_seat",
+            "mean_score_by_seat", "digest", "playouts_per_s"}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out, err
+
+
+# ---- list ------------------------------------------------------------------------
+
+def test_list_text(capsys):
+    rc, out, _ = run(capsys, "list")
+    assert rc == 0
+    [line] = [l for l in out.splitlines() if l.startswith("big-foot ")]
+    assert line.split() == ["big-foot", "Big", "Foot", "2-4", "players"]
+
+
+def test_list_json(capsys):
+    rc, out, _ = run(capsys, "list", "--json")
+    assert rc == 0
+    rows = json.loads(out)
+    assert isinstance(rows, list)
+    [bf] = [r for r in rows if r["id"] == "big-foot"]
+    assert bf["name"] == "Big Foot"
+    assert bf["players"] == [2, 4]
+    assert isinstance(bf["variants"], dict)
+    assert "error" not in bf
+
+
+# ---- validate --------------------------------------------------------------------
+
+def test_validate_big_foot_ok(capsys):
+    rc, out, err = run(capsys, "validate", str(ROOT / "definitions" / "big-foot"))
+    assert rc == 0
+    assert out == ""
+    assert err.startswith("valid: checked ")
+
+
+def test_validate_by_id_json_is_empty_list(capsys):
+    rc, out, _ = run(capsys, "validate", "big-foot", "--format", "json")
+    assert rc == 0
+    assert json.loads(out) == []
+
+
+def test_validate_missing_path_exits_2(capsys, tmp_path):
+    missing = tmp_path / "no-such-game"
+    rc, out, err = run(capsys, "validate", str(missing))
+    assert rc == 2
+    assert out == ""
+    assert err == f"cairn: '{missing}' is neither a game id nor a folder with game.yaml\n"
+
+
+def test_validate_without_arguments_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["validate"])
+    assert info.value.code == 2
+    assert "GAME_OR_PATH" in capsys.readouterr().err
+
+
+def test_no_command_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        main([])
+    assert info.value.code == 2
+    assert "usage: cairn" in capsys.readouterr().err
+
+
+def test_unknown_variant_exits_1(capsys):
+    rc, out, _ = run(capsys, "validate", "big-foot", "--variant", "nope")
+    assert rc == 1
+    assert "no variant 'nope'" in out
+
+
+# ---- manifest --------------------------------------------------------------------
+
+def test_manifest_json(capsys):
+    rc, out, _ = run(capsys, "manifest", "big-foot", "--json")
+    assert rc == 0
+    doc = json.loads(out)
+    assert doc["game"] == "big-foot"
+    assert doc["variants"] == []
+    assert doc["components"] == {"token": 8, "card": 24, "monster": 1, "disc": 10}
+
+
+def test_manifest_text_and_bad_player_count(capsys):
+    rc, out, _ = run(capsys, "manifest", "big-foot")
+    assert rc == 0
+    assert [l.split() for l in out.splitlines()] == [["card", "24"], ["disc", "10"], ["monster", "1"], ["token", "8"]]
+    rc, out, err = run(capsys, "manifest", "big-foot", "--players", "5")
+    assert rc == 2
+    assert err == "cairn: big-foot takes 2-4 players\n"
+
+
+def test_unknown_game_exits_2(capsys):
+    rc, _, err = run(capsys, "manifest", "no-such-game")
+    assert rc == 2
+    assert err.startswith("cairn: no game 'no-such-game'; known: ")
+    assert "big-foot" in err
+
+
+# ---- simulate --------------------------------------------------------------------
+
+def simulate(capsys, seed: int) -> dict:
+    rc, out, _ = run(capsys, "simulate", "big-foot", "--players", "4", "--games", "20",
+                     "--seed", str(seed), "--json", "--quiet")
+    assert rc == 0
+    return json.loads(out)
+
+
+def test_simulate_is_deterministic(capsys):
+    a = simulate(capsys, 7)
+    assert SIM_KEYS <= set(a)
+    assert a["game"] == "big-foot"
+    assert (a["players"], a["games"], a["finished"]) == (4, 20, 20)
+    assert len(a["wins_by_seat"]) == 4 and len(a["mean_score_by_seat"]) == 4
+    assert sum(a["wins_by_seat"]) >= 20
+    assert a["mean_turns"] > 0
+    assert a["playouts_per_s"] > 0
+    assert len(a["digest"]) == 64 and int(a["digest"], 16) >= 0
+    b = simulate(capsys, 7)
+    assert b["digest"] == a["digest"]
+    assert (b["wins_by_seat"], b["mean_turns"]) == (a["wins_by_seat"], a["mean_turns"])
+    c = simulate(capsys, 8)
+    assert c["finished"] == 20
+    assert c["digest"] != a["digest"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--games", "0"], "cairn: --games must be at least 1\n"),
+    (["--players", "5"], "cairn: big-foot takes 2-4 players, got 5\n"),
+    (["--agents", "wizard"], "cairn: unknown agent 'wizard'; known: "),
+])
+def test_simulate_usage_errors(capsys, argv, message):
+    rc, out, err = run(capsys, "simulate", "big-foot", *argv)
+    assert rc == 2
+    assert out == ""
+    assert err.startswith(message)
+
+
+# ---- play / replay ---------------------------------------------------------------
+
+@pytest.fixture
+def record(tmp_path, capsys) -> Path:
+    path = tmp_path / "game.json"
+    rc, out, err = run(capsys, "play", "big-foot", "--seats", "random,random,random", "--seed", "3",
+                       "--record", str(path))
+    assert rc == 0
+    assert out.startswith("Big Foot: 3 players (Player 1=random, Player 2=random, Player 3=random), seed 3\n")
+    assert "\nWinner(s): Player " in out
+    assert f"record written to {path}" in err
+    return path
+
+
+def test_play_record_replays(record, capsys):
+    rec = json.loads(record.read_text("utf-8"))
+    assert (rec["game"], rec["players"], rec["seed"]) == ("big-foot", 3, 3)
+    assert rec["agents"] == ["random"] * 3
+    assert len(rec["actions"]) > 0
+    rc, out, _ = run(capsys, "replay", str(record))
+    assert rc == 0
+    assert out == f"ok: replayed {len(rec['actions'])} choices: same result, same final state\n"
+
+
+def test_replay_tampered_action_mismatch(record, tmp_path, capsys):
+    rec = json.loads(record.read_text("utf-8"))
+    # change the first choice that had an alternative to another legal option
+    state = load_game("big-foot").new_initial_state(rec["players"], rec["seed"], log=False)
+    for i, action in enumerate(rec["actions"]):
+        legal = state.legal_actions()
+        if len(legal) >= 2:
+            other = next(a for a in legal if a != action)
+            rec["actions"][i] = other
+            break
+        state.apply_action(action)
+    else:
+        pytest.fail("the recorded game never offered a real choice")
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(rec), "utf-8")
+    rc, out, _ = run(capsys, "replay", str(bad))
+    assert rc == 1
+    assert out.startswith("MISMATCH: ")
+
+
+def test_replay_tampered_scores_mismatch(record, tmp_path, capsys):
+    rec = json.loads(record.read_text("utf-8"))
+    rec["result"]["scores"][0] += 1
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(rec), "utf-8")
+    rc, out, _ = run(capsys, "replay", str(bad))
+    assert rc == 1
+    assert out.startswith("MISMATCH: result differs: recorded ")
+
+
+def test_replay_not_json_exits_2(tmp_path, capsys):
+    path = tmp_path / "notes.txt"
+    path.write_text("this is not a game record\n", "utf-8")
+    rc, out, err = run(capsys, "replay", str(path))
+    assert rc == 2
+    assert out == ""
+    assert err.startswith(f"cairn: cannot read record {path}: ")
+
+
+def test_replay_json_that_is_not_a_record_exits_2(tmp_path, capsys):
+    path = tmp_path / "other.json"
+    path.write_text('{"hello": 1}', "utf-8")
+    rc, _, err = run(capsys, "replay", str(path))
+    assert rc == 2
+    assert err == f"cairn: {path} is not a Cairn game record\n"
+
+
+def test_replay_missing_file_exits_2(tmp_path, capsys):
+    rc, _, err = run(capsys, "replay", str(tmp_path / "nothing.json"))
+    assert rc == 2
+    assert err.startswith("cairn: cannot read record ")
+
+
+@pytest.mark.parametrize("change", [{"drop": "players"}, {"set": ("actions", 5)}], ids=["no-players", "actions-int"])
+def test_replay_malformed_record_is_a_usage_error(record, tmp_path, capsys, change):
+    rec = json.loads(record.read_text("utf-8"))
+    if "drop" in change:
+        del rec[change["drop"]]
+    else:
+        key, value = change["set"]
+        rec[key] = value
+    bad = tmp_path / "malformed.json"
+    bad.write_text(json.dumps(rec), "utf-8")
+    rc, _, err = run(capsys, "replay", str(bad))
+    assert rc == 2
+    assert err.startswith("cairn: ")
+
+
+def test_play_bad_seats_exits_2(capsys):
+    rc, _, err = run(capsys, "play", "big-foot", "--seats", "random,wizard")
+    assert rc == 2
+    assert err.startswith("cairn: unknown seat kind 'wizard'")
+    rc, _, err = run(capsys, "play", "big-foot", "--seats", "random")
+    assert rc == 2
+    assert err == "cairn: big-foot takes 2-4 players, got 1\n"
+
+
+# ---- the module entry point --------------------------------------------------------
+
+def test_python_dash_m_interpreter_validate():
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "validate", "definitions/big-foot"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("valid: checked definitions/big-foot")
