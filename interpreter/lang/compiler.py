@@ -7,6 +7,7 @@ argument is checked here, with the nearest known name suggested.
 """
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -117,21 +118,12 @@ _INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 
 
 def _binop(op: str) -> Callable[[Any, Any], Any]:
-    def floordiv(a: Any, b: Any) -> Any:
-        if b == 0:
-            raise RuntimeProblem("division by zero")
-        return a // b
-
-    def mod(a: Any, b: Any) -> Any:
-        if b == 0:
-            raise RuntimeProblem("modulo by zero")
-        return a % b
-    return {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-            "//": floordiv, "%": mod}[op]
+    return {"+": operator.add, "-": operator.sub, "*": operator.mul,
+            "//": operator.floordiv, "%": operator.mod}[op]
 
 
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
 
 
 def text_of(c: Ctx, v: Any) -> str:
@@ -410,6 +402,14 @@ class Compiler:
         if missing:
             self.err(node, f"{fname}() is missing argument(s): {', '.join(missing)}")
         items = tuple(fns.items())
+        if len(items) == 0:
+            return lambda c: {}
+        if len(items) == 1:
+            (k0, f0), = items
+            return lambda c: {k0: f0(c)}
+        if len(items) == 2:
+            (k0, f0), (k1, f1) = items
+            return lambda c: {k0: f0(c), k1: f1(c)}
         return lambda c: {k: f(c) for k, f in items}
 
     def choose_spec(self, node: Tree) -> Callable:
@@ -618,6 +618,8 @@ class Compiler:
                     return f(x, y)
                 except TypeError:
                     raise RuntimeProblem(f"cannot compute {x!r} {op} {y!r}") from None
+                except ZeroDivisionError:
+                    raise RuntimeProblem(f"division by zero in {x!r} {op} {y!r}") from None
             return binop
         if kind == "compare":
             a, op, b = self.expr(ch[0]), str(ch[1]), self.expr(ch[2])
