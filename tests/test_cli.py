@@ -264,3 +264,13 @@ def test_python_dash_m_interpreter_validate():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""
     assert proc.stderr.startswith("valid: checked definitions/big-foot")
+
+
+def test_simulate_digest_does_not_depend_on_workers(capsys):
+    rc1, out1, _ = run(capsys, "simulate", "big-foot", "--players", "3", "--games", "8", "--seed", "2", "--json")
+    rc2, out2, _ = run(capsys, "simulate", "big-foot", "--players", "3", "--games", "8", "--seed", "2",
+                       "--workers", "2", "--json")
+    assert rc1 == rc2 == 0
+    a, b = json.loads(out1), json.loads(out2)
+    assert a["digest"] == b["digest"] and a["finished"] == b["finished"] == 8
+    assert a["wins_by_seat"] == b["wins_by_seat"]

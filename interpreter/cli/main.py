@@ -15,10 +15,10 @@ from typing import Any, Sequence
 
 from ..agents import AGENTS, make_agents
 from ..diagnostics import DefinitionError, Diagnostic
-from ..engine import rng
 from ..engine.game import CompiledGame, GameState
 from ..load.build import build, list_variants, load_game
 from ..load.files import game_ids, resolve_game
+from ..batch import simulate
 from ..records import digest, make_record, play, replay
 
 
@@ -185,16 +185,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if a not in AGENTS:
             raise UsageError(f"unknown agent '{a}'; known: {', '.join(AGENTS)}")
     show = sys.stderr.isatty() and not args.quiet
-    records: list[dict[str, Any]] = []
-    start = time.perf_counter()
-    for i in range(args.games):
-        seed = rng.derive(args.seed, i)
-        state = play(g, n, seed, make_agents(agents, n, seed), log=False)
-        records.append(make_record(state, agents))
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+
+    def progress(done: int) -> None:
         if show:
-            done = i + 1
             bar = "#" * (30 * done // args.games)
             print(f"\r[{bar:30}] {done}/{args.games}", end="", file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    spec = str(resolve_game(args.game))
+    records = simulate(spec, tuple(args.variant), n, args.games, args.seed, agents,
+                       workers=args.workers, progress=progress)
     elapsed = time.perf_counter() - start
     if show:
         print(file=sys.stderr)
@@ -212,7 +214,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
            "mean_turns": round(sum(r["turns"] for r in records) / len(records), 3),
            "mean_decisions": round(sum(len(r["actions"]) for r in records) / len(records), 3),
            "wins_by_seat": wins, "mean_score_by_seat": [round(s / len(records), 3) for s in scores],
-           "digest": digest(records), "seconds": round(elapsed, 3),
+           "digest": digest(records), "seconds": round(elapsed, 3), "workers": args.workers,
            "playouts_per_s": round(len(records) / elapsed, 2) if elapsed > 0 else None}
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
@@ -281,6 +283,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", default="random")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--workers", type=int, default=1, help="processes to play in (same results for any number)")
     p.set_defaults(func=cmd_simulate)
     p = sub.add_parser("replay", help="re-run a game record and check it")
     p.add_argument("record")
