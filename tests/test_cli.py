@@ -274,3 +274,10 @@ def test_simulate_digest_does_not_depend_on_workers(capsys):
     a, b = json.loads(out1), json.loads(out2)
     assert a["digest"] == b["digest"] and a["finished"] == b["finished"] == 8
     assert a["wins_by_seat"] == b["wins_by_seat"]
+
+
+def test_manifest_breakdown_by_property(capsys):
+    rc, out, _ = run(capsys, "manifest", "big-foot", "--by", "colour", "--json")
+    assert rc == 0
+    data = json.loads(out)
+    assert data["by"]["colour"] == {"token": {"red": 2, "yellow": 2, "green": 2, "blue": 2}}

@@ -94,6 +94,16 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     if args.players is not None and not g.min_players <= args.players <= g.max_players:
         raise UsageError(f"{g.id} takes {g.min_players}-{g.max_players} players")
     out = {"game": g.id, "variants": list(g.variants), "components": g.manifest()}
+    if args.by:
+        # A breakdown of each kind by one property, e.g. --by type: card -> {clan: 4, ...}.
+        groups: dict[str, dict[str, int]] = {}
+        for obj, kind, _start in g.components:
+            value = g.props[obj].get(args.by)
+            if value is not None:
+                key = str(value)
+                groups.setdefault(kind, {})
+                groups[kind][key] = groups[kind].get(key, 0) + 1
+        out["by"] = {args.by: groups}
     if args.players is not None:
         s = g.new_initial_state(args.players, 0, log=False)
         out["players"] = args.players
@@ -104,6 +114,8 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     else:
         for kind, n in sorted(out["components"].items()):
             print(f"{kind:24} {n}")
+            for value, m in sorted(out.get("by", {}).get(args.by, {}).get(kind, {}).items()):
+                print(f"  {args.by}={value:18} {m}")
     return 0
 
 
@@ -264,6 +276,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--variant", action="append", default=[])
     p.add_argument("--players", type=int)
+    p.add_argument("--by", metavar="PROP", help="also count each kind by a property (e.g. type)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_manifest)
     p = sub.add_parser("play", help="play in the terminal; bots fill seats")
