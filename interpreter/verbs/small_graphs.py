@@ -37,19 +37,17 @@ def longest_rising_trail(c: Ctx, values: Any, links: list, all_linked: bool, ris
     if any(type(r) is not int or r < 0 for r in steps):
         raise RuntimeProblem("longest_rising_trail(): rises must be numbers >= 0")
     nodes = sorted(values)
-    adj: dict[Any, list] = {n: [] for n in nodes}
     if all_linked:
-        for a in nodes:
-            adj[a] = [b for b in nodes if b != a]
-    else:
-        for a, b in _links(links, "longest_rising_trail"):
-            if a in adj and b in adj:
-                if b not in adj[a]:
-                    adj[a].append(b)
-                if a not in adj[b]:
-                    adj[b].append(a)
-        for n in nodes:
-            adj[n].sort()
+        return _complete_trail(values, nodes, steps)
+    adj: dict[Any, list] = {n: [] for n in nodes}
+    for a, b in _links(links, "longest_rising_trail"):
+        if a in adj and b in adj:
+            if b not in adj[a]:
+                adj[a].append(b)
+            if a not in adj[b]:
+                adj[b].append(a)
+    for n in nodes:
+        adj[n].sort()
     nxt = {n: [m for m in adj[n] if values[m] - values[n] in steps] for n in nodes}
     # With rises >= 0 a trail never returns to a lower value, so only the nodes of the
     # current value already visited matter (0 rises are the only way to meet them again).
@@ -79,6 +77,28 @@ def longest_rising_trail(c: Ctx, values: Any, links: list, all_linked: bool, ris
         if len(t) > len(result):
             result = t
     return list(result)
+
+
+def _complete_trail(values: dict, nodes: list, steps: set) -> list:
+    """Longest trail when every two nodes are linked: the trail takes value groups in
+    rising order, each next group's value a permitted rise above the last; a group is
+    walked whole when 0 is a permitted rise, else one node of it is used."""
+    groups: dict[Any, list] = {}
+    for n in nodes:
+        groups.setdefault(values[n], []).append(n)
+    best: dict[Any, list] = {}
+    for v in sorted(groups):
+        own = groups[v] if 0 in steps else groups[v][:1]
+        prev: list = []
+        for u in sorted(best):
+            if u < v and v - u in steps and len(best[u]) > len(prev):
+                prev = best[u]
+        best[v] = prev + own
+    out: list = []
+    for v in sorted(best):
+        if len(best[v]) > len(out):
+            out = best[v]
+    return out
 
 
 @register("connected_groups", P("nodes", "list"), P("links", "list"), pure=True)
