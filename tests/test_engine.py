@@ -114,3 +114,30 @@ def test_rng_is_stable_and_seed_sensitive():
 def test_derived_seeds_do_not_depend_on_batching():
     assert [rng.derive(7, i) for i in range(5)] == [rng.derive(7, i) for i in range(5)]
     assert len({rng.derive(7, i) for i in range(1000)}) == 1000
+
+
+def test_win_if_can_leave_no_winner():
+    g = load_game(MINI, ["target"])
+    s = play(g, 1, 3, make_agents(["first"], 1, 3))
+    assert s.d["result"]["winners"] == [] and s.returns() == [0.0]
+    assert "nobody wins" in s.d["log"][-1][0]
+
+
+def test_readable_view_groups_hides_and_draws(big_foot):
+    from interpreter.engine.view import render
+    s = big_foot.new_initial_state(2, 1)
+    text = render(big_foot, s.d, 0)
+    assert "reserve of Player 1: red token 1 (Player 1)" in text
+    assert "deck: 24 hidden" in text
+    assert "Big Foot Home: Big Foot" in text
+
+
+def test_hex_map_is_drawn_from_positions(big_foot):
+    from interpreter.engine.view import hex_map
+    from interpreter.lang.compiler import Ctx
+    s = big_foot.new_initial_state(2, 1)
+    d = s.d
+    d["pos"] = {"a1": [0, 0], "a2": [1, 0], "a3": [0, 1]}
+    lines = hex_map(Ctx(d, big_foot, {}))
+    # a row per r, cells two characters apart, the next row shifted by one
+    assert lines[1:] == ["  b b", "   b"]

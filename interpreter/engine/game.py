@@ -61,6 +61,9 @@ class CompiledGame:
     score: Callable
     tiebreaks: list[Callable]
     triggers: dict[str, list[Trigger]]
+    win_if: Callable | None = None
+    internal_vars: set[str] = field(default_factory=set)
+    legend: str = ""
     player_names: list[str] = field(default_factory=list)
     step_budget: int = 200_000
     max_depth: int = 64

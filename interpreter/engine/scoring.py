@@ -22,8 +22,17 @@ def finish(g: Any, d: dict, reason: str) -> None:
     keys = [(scores[p], *ties[p]) for p in range(n)]
     best = max(keys)
     winners = [p for p in range(n) if keys[p] == best]
+    if g.win_if is not None:
+        # e.g. a solo game is won only from a target score up: the best may still lose.
+        try:
+            winners = [p for p in winners if g.win_if(Ctx(d, g, {"me": p}))]
+        except (RuntimeProblem, TypeError, KeyError, IndexError, ValueError) as err:
+            d["result"] = {"reason": "aborted", "aborted": f"win_if failed: {err}", "scores": scores,
+                           "tiebreaks": ties, "winners": [], "returns": [0.0] * n}
+            return
     returns = [1.0 if p in winners else 0.0 for p in range(n)]
     d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,
                    "returns": returns}
-    d["log"].append([f"game over ({reason}): scores {scores}; winner(s) "
-                     + ", ".join(g.player_name(p) for p in winners), None])
+    d["log"].append([f"game over ({reason}): scores {scores}; "
+                     + ("winner(s) " + ", ".join(g.player_name(p) for p in winners) if winners
+                        else "nobody wins"), None])

@@ -49,32 +49,89 @@ def observe(g: Any, d: dict, player: int | None) -> dict:
 
 
 def render(g: Any, d: dict, player: int | None, *, skip_empty: bool = True) -> str:
-    """Returns a readable text view of the game for one seat."""
+    """Returns a readable text view of the game for one seat: variables (bookkeeping ones
+    left out), the board (drawn when it is a hex map), then the zones, repeated objects
+    grouped, as each zone's `display` asks."""
     c = Ctx(d, g, {})
     obs = observe(g, d, player)
     lines = [f"== {g.name} ==  turns taken: {d['turns']}"]
-    gv = ", ".join(f"{k}={text_of(c, v)}" for k, v in obs["game_vars"].items())
+    gv = ", ".join(f"{k}: {text_of(c, v)}" for k, v in obs["game_vars"].items()
+                   if k not in g.internal_vars)
     if gv:
-        lines.append(f"game: {gv}")
+        lines.append(f"game  {gv}")
     for p in range(d["n"]):
-        pv = ", ".join(f"{k}={text_of(c, v)}" for k, v in obs["player_vars"][p].items())
-        lines.append(f"{g.player_name(p)}{' (you)' if p == player else ''}: {pv}")
-    board = [s for s in g.spaces if d["places"][s]]
-    if board:
-        lines.append("board:")
-        for s in board:
-            lines.append(f"  {text_of(c, s)} [{g.props[s].get('kind')}]: "
-                         + ", ".join(_obj(c, o) for o in d["places"][s]))
+        pv = "; ".join(f"{k}: {text_of(c, v)}" for k, v in obs["player_vars"][p].items()
+                       if k not in g.internal_vars)
+        lines.append(f"{g.player_name(p)}{' (you)' if p == player else ''}  {pv}")
+    if "pos" in d:
+        lines.extend(hex_map(c))
+    else:
+        board = [s for s in g.spaces if d["places"][s]]
+        if board:
+            lines.append("board:")
+            for s in board:
+                lines.append(f"  {text_of(c, s)}: " + ", ".join(_obj(c, o) for o in d["places"][s]))
     lines.append("zones:")
     for place, content in obs["places"].items():
         if place in g.adj:
             continue
-        if isinstance(content, dict):
-            if content["count"] or not skip_empty:
-                lines.append(f"  {_place_name(g, place)}: {content['count']} hidden")
+        display = g.zones.get(place.partition("/")[0], {}).get("display", "list")
+        if display == "none":
+            continue
+        if isinstance(content, dict) or display == "count":
+            n = content["count"] if isinstance(content, dict) else len(content)
+            if n or not skip_empty:
+                lines.append(f"  {_place_name(g, place)}: {n}" + (" hidden" if isinstance(content, dict) else ""))
         elif content or not skip_empty:
-            lines.append(f"  {_place_name(g, place)}: " + ", ".join(_obj(c, o) for o in content))
+            lines.append(f"  {_place_name(g, place)}: " + _grouped(c, content))
     return "\n".join(lines)
+
+
+def hex_map(c: Ctx) -> list[str]:
+    """Returns the assembled hex map drawn as text: one line per row r, a cell every two
+    characters, each row shifted half a cell; a cell shows the glyph of the topmost object
+    on it that has one, else its own glyph (props `glyph`, one character)."""
+    pos = c.s["pos"]
+    if not pos:
+        return []
+    cells: dict[tuple[int, int], str] = {}
+    for cell, (q, r) in pos.items():
+        glyph = None
+        for obj in reversed(c.s["places"].get(cell, [])):
+            glyph = c.s["attrs"].get(obj, {}).get("glyph") or c.g.props[obj].get("glyph")
+            if glyph:
+                break
+        if not glyph:
+            glyph = c.g.props[cell].get("glyph") or c.g.props[cell].get("kind", "?")[:1]
+        cells[(2 * q + r, r)] = str(glyph)[:1]
+    lo = min(x for x, _ in cells)
+    width = max(x for x, _ in cells) - lo + 1
+    out = ["map:" + (f"  ({c.g.legend})" if c.g.legend else "")]
+    for r in sorted({r for _, r in cells}):
+        line = [" "] * width
+        for (x, rr), glyph in cells.items():
+            if rr == r:
+                line[x - lo] = glyph
+        out.append("  " + "".join(line).rstrip())
+    return out
+
+
+def _grouped(c: Ctx, objs: list[str]) -> str:
+    parts: list[str] = []
+    i = 0
+    while i < len(objs):
+        props = c.g.props.get(objs[i], {})
+        group = props.get("set_name")
+        j = i + 1
+        while group and j < len(objs) and c.g.props.get(objs[j], {}).get("set_name") == group \
+                and not c.s["attrs"].get(objs[j]):
+            j += 1
+        if group and j - i >= 3 and not c.s["attrs"].get(objs[i]):
+            parts.append(f"{group} x{j - i}")
+        else:
+            parts.extend(_obj(c, o) for o in objs[i:j])
+        i = j
+    return ", ".join(parts)
 
 
 def _place_name(g: Any, place: str) -> str:
@@ -85,4 +142,4 @@ def _place_name(g: Any, place: str) -> str:
 def _obj(c: Ctx, obj: str) -> str:
     name = text_of(c, obj)
     owner = c.s["attrs"].get(obj, {}).get("owner")
-    return f"{name} ({c.g.player_name(owner)})" if type(owner) is int else name
+    return f"{name} ({c.g.player_name(owner)})" if type(owner) is int and not isinstance(owner, bool) else name

@@ -137,6 +137,8 @@ def text_of(c: Ctx, v: Any) -> str:
         return "yes" if v else "no"
     if type(v) is list:
         return " → ".join(text_of(c, x) for x in v)
+    if type(v) is dict:
+        return ", ".join(f"{k} {text_of(c, x)}" for k, x in v.items())
     if v is None:
         return "nothing"
     return str(v)

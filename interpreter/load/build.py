@@ -49,6 +49,8 @@ class Spec:
     game_vars: dict[str, tuple[Any, Src]] = field(default_factory=dict)
     player_vars: dict[str, tuple[Any, Src]] = field(default_factory=dict)
     private: list[str] = field(default_factory=list)
+    internal: list[str] = field(default_factory=list)
+    legend: str = ""
     attributes: dict[str, tuple[Any, Src]] = field(default_factory=dict)
     box: dict[str, tuple[int, Src]] = field(default_factory=dict)
     flow: tuple[str, Src] | None = None
@@ -112,6 +114,7 @@ def _add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
                     continue
                 table[key] = (v, src)
         spec.private.extend(x for x in value.get("private", []) if x not in spec.private)
+        spec.internal.extend(x for x in value.get("internal", []) if x not in spec.internal)
     elif name in ("attributes", "box"):
         table = getattr(spec, name)
         for key, v in value.items():
@@ -149,6 +152,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
         elif kind == "board":
             spec.has_board = True
             spec.assembled_in_play = data["board"].get("assembled_in_play", False)
+            spec.legend = data["board"].get("legend", "")
             _add_section(spec, "spaces", data["board"]["spaces"], loaded, ("board", "spaces"), diags, "add")
             _add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
         else:
@@ -263,7 +267,8 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
             for i, obj in enumerate(instances, 1):
                 if obj in owner and obj != key:
                     diags.append(src.diag(f"object id '{obj}' clashes with a {owner[obj][:-1]}", ("id",)))
-                props[obj] = base if len(instances) == 1 else {**base, "name": f"{base['name']} {i}"}
+                props[obj] = base if len(instances) == 1 else {**base, "name": f"{base['name']} {i}",
+                                                               "set_name": base["name"]}
                 components.append((obj, kind, start))
                 if "effect" in item:
                     effects[obj] = f"effect:{key}"
@@ -364,6 +369,14 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
     for i, text in enumerate(scoring.get("tiebreak", [])):
         tiebreaks.append(comp.expression(text, ("me",)))
         report(Src(ssrc.loaded, ssrc.path + ("tiebreak", i)))
+    win_if = None
+    if "win_if" in scoring:
+        win_if = comp.expression(scoring["win_if"], ("me",))
+        report(Src(ssrc.loaded, ssrc.path + ("win_if",)))
+    for name in spec.internal:
+        if name not in spec.game_vars and name not in spec.player_vars:
+            diags.append(spec.meta_src.diag(f"vars.internal names '{name}', which is not a variable"
+                                            + suggest(name, list(spec.game_vars) + list(spec.player_vars))))
     if diags:
         return None, diags
     adj = {s: tuple(graph.neighbors(s)) for s in spaces}
@@ -381,7 +394,8 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
         components=components,
         player_vars={k: v for k, (v, _) in spec.player_vars.items()}, private_vars=set(spec.private),
         game_vars={k: v for k, (v, _) in spec.game_vars.items()},
-        score=score, tiebreaks=tiebreaks, triggers=triggers,
+        score=score, tiebreaks=tiebreaks, triggers=triggers, win_if=win_if,
+        internal_vars=set(spec.internal), legend=spec.legend,
         player_names=list(meta.get("player_names", [])),
         step_budget=spec.limits.get("steps", 200_000), max_depth=spec.limits.get("depth", 64),
         max_trigger_depth=spec.limits.get("trigger_depth", 16),
