@@ -13,8 +13,9 @@ import pytest
 from interpreter.agents import RandomAgent, make_agents
 from interpreter.engine import rng
 from interpreter.engine.game import deserialize
-from interpreter.engine.invariants import conservation_problems
 from interpreter.load.build import build, list_variants
+
+from playout import checked_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(p for p in (ROOT / "definitions").iterdir() if (p / "game.yaml").is_file())
@@ -56,18 +57,7 @@ def test_random_games(folder, variants, players):
     game = _game(folder, variants)
     for i in range(PER_COMBO):
         seed = rng.derive(11, 100 * players + i)
-        agents = make_agents(["random"], players, seed)
-        state = game.new_initial_state(players, seed, log=(i == 0))
-        saved = None
-        steps = 0
-        while not state.is_terminal():
-            state.apply_action(agents[state.current_player()].step(state))
-            problems = conservation_problems(game, state.d)
-            assert not problems, f"seed {seed} step {steps}: {problems}"
-            steps += 1
-            if steps == 25:
-                saved = state.serialize()
-            assert steps < 50_000, "game does not end"
+        state, saved = checked_game(game, players, seed, log=(i == 0))
         result = state.d["result"]
         assert result["reason"] != "aborted", result.get("aborted")
         assert result["winners"] or game.win_if is not None, "nobody won"

@@ -9,24 +9,10 @@ import pytest
 from interpreter.agents import RandomAgent, make_agents
 from interpreter.engine import rng
 from interpreter.engine.game import deserialize
-from interpreter.engine.invariants import conservation_problems
 from interpreter.engine.state import dumps
 from interpreter.records import make_record, play, replay
 
-
-def _checked_game(game, n, seed):
-    """Plays one random game, checking invariants after every action."""
-    agents = make_agents(["random"], n, seed)
-    state = game.new_initial_state(n, seed, log=False)
-    assert not conservation_problems(game, state.d)
-    steps = 0
-    while not state.is_terminal():
-        state.apply_action(agents[state.current_player()].step(state))
-        problems = conservation_problems(game, state.d)
-        assert not problems, f"seed {seed} step {steps}: {problems}"
-        steps += 1
-        assert steps < 20_000, "game does not end"
-    return state
+from playout import checked_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -34,7 +20,7 @@ def test_big_foot_random_games_finish_and_conserve(big_foot, players):
     # 200 games in all (67 + 67 + 66), every action checked.
     count = {2: 67, 3: 67, 4: 66}[players]
     for i in range(count):
-        state = _checked_game(big_foot, players, rng.derive(2024, players * 1000 + i))
+        state, _saved = checked_game(big_foot, players, rng.derive(2024, players * 1000 + i))
         r = state.d["result"]
         assert r["reason"] != "aborted", r
         assert len(r["winners"]) >= 1

@@ -76,13 +76,9 @@ class Ctx:
 
 
 def get_attr(c: Ctx, x: Any, name: str) -> Any:
-    """Returns attribute `name` of a player (int), an entity id (str) or a record (dict)."""
-    if type(x) is int and not isinstance(x, bool):
-        try:
-            return c.s["pvars"][x][name]
-        except (IndexError, KeyError):
-            raise RuntimeProblem(f"player {x} has no variable {name!r}") from None
-    if type(x) is str:
+    """Returns attribute `name` of an entity id (str), a record (dict) or a player (int)."""
+    t = type(x)
+    if t is str:
         dyn = c.s["attrs"].get(x)
         if dyn is not None and name in dyn:
             return dyn[name]
@@ -94,10 +90,15 @@ def get_attr(c: Ctx, x: Any, name: str) -> Any:
         if name in c.g.attr_defaults:
             return c.g.attr_defaults[name]
         raise RuntimeProblem(f"{x!r} has no attribute {name!r}")
-    if type(x) is dict:
+    if t is dict:
         if name in x:
             return x[name]
         raise RuntimeProblem(f"record has no field {name!r}")
+    if t is int:  # a seat (bool is not int here: type(True) is bool)
+        try:
+            return c.s["pvars"][x][name]
+        except (IndexError, KeyError):
+            raise RuntimeProblem(f"player {x} has no variable {name!r}") from None
     raise RuntimeProblem(f"cannot read .{name} of {x!r}")
 
 
@@ -412,6 +413,9 @@ class Compiler:
         if len(items) == 2:
             (k0, f0), (k1, f1) = items
             return lambda c: {k0: f0(c), k1: f1(c)}
+        if len(items) == 3:
+            (k0, f0), (k1, f1), (k2, f2) = items
+            return lambda c: {k0: f0(c), k1: f1(c), k2: f2(c)}
         return lambda c: {k: f(c) for k, f in items}
 
     def choose_spec(self, node: Tree) -> Callable:

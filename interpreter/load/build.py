@@ -15,7 +15,7 @@ import networkx as nx
 
 from ..diagnostics import Diagnostic, DefinitionError, suggest
 from ..engine.game import CompiledGame, Trigger
-from ..lang.compiler import Compiler, EffectError, Env, Program
+from ..lang.compiler import Compiler, Env, Program
 from ..lang.registry import load_all
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .yaml_safe import Loaded
@@ -235,7 +235,7 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
 def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnostic]
              ) -> tuple[CompiledGame | None, list[Diagnostic]]:
     zones, dice = spec.sections["zones"], spec.sections["dice"]
-    comps, cards, spaces = spec.sections["components"], spec.sections["cards"], spec.sections["spaces"]
+    spaces = spec.sections["spaces"]
     # -- ids are one namespace ------------------------------------------------------
     owner: dict[str, str] = {}
     for section in KEYED:

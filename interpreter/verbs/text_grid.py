@@ -1,7 +1,6 @@
 """Queries that lay text out for the terminal (small pictures of cards, sheets, grids)."""
 from __future__ import annotations
 
-from typing import Any
 
 from ..lang.compiler import Ctx, RuntimeProblem, text_of
 from ..lang.registry import P, register
