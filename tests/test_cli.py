@@ -281,3 +281,17 @@ def test_manifest_breakdown_by_property(capsys):
     assert rc == 0
     data = json.loads(out)
     assert data["by"]["colour"] == {"token": {"red": 2, "yellow": 2, "green": 2, "blue": 2}}
+
+
+def test_validate_checks_scenario_files(capsys, tmp_path):
+    import shutil
+    copy = tmp_path / "bf"
+    shutil.copytree(ROOT / "definitions" / "big-foot", copy)
+    path = copy / "scenarios" / "rules.yaml"
+    text = path.read_text()
+    assert "    rule: \"To Play 3: roll and move" in text
+    path.write_text(text.replace("    rule: \"To Play 3: roll and move", "    rul: \"To Play 3: roll and move"))
+    line = path.read_text().splitlines().index(next(l for l in path.read_text().splitlines() if l.startswith("    rul:"))) + 1
+    rc, out, _ = run(capsys, "validate", str(copy))
+    assert rc == 1
+    assert f"rules.yaml:{line}:5: unknown key 'rul' in scenarios/7 (did you mean 'rule'?)" in out

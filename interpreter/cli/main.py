@@ -17,7 +17,7 @@ from ..agents import AGENTS, make_agents
 from ..diagnostics import DefinitionError, Diagnostic
 from ..engine.game import CompiledGame, GameState
 from ..load.build import build, list_variants, load_game
-from ..load.files import game_ids, resolve_game
+from ..load.files import display_path, game_ids, read_part, resolve_game
 from ..batch import simulate
 from ..records import digest, make_record, replay
 
@@ -74,6 +74,9 @@ def validate_targets(targets: Sequence[str], variants: Sequence[str]) -> tuple[l
                     problems.append(d)
             if diags and not combo:
                 break  # the base is broken: variant checks would repeat its problems
+        for path in sorted((folder / "scenarios").glob("*.yaml")):
+            _loaded, diags = read_part(path, display_path(path), "scenario")
+            problems.extend(d for d in diags if d not in problems)
     return problems, checked
 
 
