@@ -141,3 +141,12 @@ def test_hex_map_is_drawn_from_positions(big_foot):
     lines = hex_map(Ctx(d, big_foot, {}))
     # a row per r, cells two characters apart, the next row shifted by one
     assert lines[1:] == ["  b b", "   b"]
+
+
+def test_deeply_nested_effect_is_an_error_not_a_crash():
+    from interpreter.lang.compiler import Compiler, Env
+    comp = Compiler(Env())
+    assert comp.program("t", "let x = " + "+".join(["1"] * 4000)) is None
+    assert "nests" in comp.errors[0].message and "limit" in comp.errors[0].message
+    comp = Compiler(Env())
+    assert comp.program("t", "let x = " + "+".join(["1"] * 50)) is not None

@@ -15,6 +15,7 @@ from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 
 MAX_EFFECT_CHARS = 20_000
 MAX_NESTING = 60
+MAX_TREE_DEPTH = 150   # a chain like 1+1+1+... nests too; the compiler walks trees recursively
 
 # Friendly names for the grammar's terminals in "expected ..." lists.
 _TERMINAL_NAMES = {
@@ -73,6 +74,23 @@ def _caret(text: str, line: int, column: int) -> str:
     return f"\n    {src}\n    {' ' * (column - 1)}^"
 
 
+def _depth(tree: Tree) -> tuple[int, tuple[int, int]]:
+    """Returns the deepest nesting of a tree (walked without recursion) and where it is."""
+    best, where = 0, (1, 1)
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > best:
+            best = d
+            meta = getattr(node, "meta", None)
+            if meta is not None and not getattr(meta, "empty", True):
+                where = (meta.line, meta.column)
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, d + 1))
+    return best, where
+
+
 def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
     """Returns the syntax tree of a program (or of one expression), or the problem."""
     if len(text) > MAX_EFFECT_CHARS:
@@ -88,7 +106,13 @@ def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
         elif ch in ")]}":
             depth -= 1
     try:
-        return _parser().parse(text, start="expr_start" if expression else "start")
+        tree = _parser().parse(text, start="expr_start" if expression else "start")
+        depth, where = _depth(tree)
+        if depth > MAX_TREE_DEPTH:
+            line, col = where
+            return SyntaxProblem(line, col, f"the effect nests {depth} levels deep; the limit is "
+                                 f"{MAX_TREE_DEPTH} (split a long chain of operators with let)")
+        return tree
     except UnexpectedEOF as err:
         lines = text.splitlines() or [""]
         line, column = len(lines), len(lines[-1]) + 1
