@@ -155,7 +155,8 @@ def run(g: Any, d: dict) -> None:
         except RecursionError:
             fr["pc"] = max(pc - 1, 0)
             abort(g, d, f"{_where(g, fr)}: recursion too deep")
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as err:
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
+                OverflowError, MemoryError) as err:
             fr["pc"] = max(pc - 1, 0)
             abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
     if not frames and not d["terminal"]:

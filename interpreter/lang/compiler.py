@@ -23,6 +23,7 @@ EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END
 
 # Calls that are statements with control effects rather than verbs.
 SPECIAL_CALLS = {"choose", "run", "end_game", "emit"}
+MAX_SEQUENCE = 100_000   # no effect builds a list or text longer than this
 CONSTANTS = {"num_players"}
 
 
@@ -620,6 +621,10 @@ class Compiler:
 
             def binop(c: Ctx) -> Any:
                 x, y = a(c), b(c)
+                if op == "*" and (type(x) in (str, list) or type(y) in (str, list)):
+                    n = y if type(y) is int else x
+                    if type(n) is int and n * len(x if type(y) is int else y) > MAX_SEQUENCE:
+                        raise RuntimeProblem(f"a list or text of more than {MAX_SEQUENCE} items")
                 try:
                     return f(x, y)
                 except TypeError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import rng
-from ..lang.compiler import Ctx, RuntimeProblem, text_of
+from ..lang.compiler import MAX_SEQUENCE, Ctx, RuntimeProblem, text_of
 from ..lang.registry import P, register
 
 
@@ -109,7 +109,10 @@ def length(c: Ctx, items: Any) -> int:
 @register("range", P("start", "int"), P("stop", "int", None), pure=True)
 def range_(c: Ctx, start: int, stop: int | None) -> list[int]:
     """Returns [start, ..., stop-1], or [0, ..., start-1] with one argument."""
-    return list(range(start)) if stop is None else list(range(start, stop))
+    r = range(start) if stop is None else range(start, stop)
+    if len(r) > MAX_SEQUENCE:
+        raise RuntimeProblem(f"range() of {len(r)} numbers; the limit is {MAX_SEQUENCE}")
+    return list(r)
 
 
 @register("sum", P("items", "list"), pure=True)
