@@ -156,6 +156,15 @@ class GameState:
     def is_terminal(self) -> bool:
         return self.d["terminal"]
 
+    def is_chance_node(self) -> bool:
+        """Returns False: dice and shuffles draw on the state's own seeded RNG (recorded
+        by the seed), so every decision node belongs to a player."""
+        return False
+
+    def information_state_string(self, player: int) -> str:
+        """Returns what `player` knows now (their observation, as JSON text)."""
+        return json.dumps(self.observation(player), sort_keys=True, ensure_ascii=False)
+
     def returns(self) -> list[float]:
         """Returns 1.0 for each winner, 0.0 for the others (all 0.0 before the end)."""
         r = self.d["result"]
