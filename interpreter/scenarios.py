@@ -186,6 +186,13 @@ def _check(g: CompiledGame, state: GameState, check: Any) -> list[str]:
         got = d["result"]["winners"] if d["result"] else None
         if got != check["winners"]:
             out.append(f"winners: expected {check['winners']}, got {got}")
+    if "sees" in check or "hides" in check:
+        seat = check.get("seat")
+        views = (state.observation_string(seat), state.information_state_string(seat))
+        if "sees" in check and not any(check["sees"] in v for v in views):
+            out.append(f"seat {seat} should see {check['sees']!r}, but does not")
+        if "hides" in check and any(check["hides"] in v for v in views):
+            out.append(f"seat {seat} should not see {check['hides']!r}, but does")
     if "log" in check:
         if not any(check["log"] in line for line, _ in d["log"]):
             out.append(f"log: no line contains {check['log']!r}")

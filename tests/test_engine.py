@@ -150,3 +150,11 @@ def test_deeply_nested_effect_is_an_error_not_a_crash():
     assert "nests" in comp.errors[0].message and "limit" in comp.errors[0].message
     comp = Compiler(Env())
     assert comp.program("t", "let x = " + "+".join(["1"] * 50)) is not None
+
+
+def test_zone_show_function_draws_each_object(mini):
+    s = mini.new_initial_state(1, 5)
+    s.apply_action(0)
+    played = s.d["places"]["discard"][-1]
+    text = s.observation_string(0)
+    assert f"[{mini.props[played]['value']}] {mini.props[played]['name']}" in text

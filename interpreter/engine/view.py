@@ -82,6 +82,16 @@ def render(g: Any, d: dict, player: int | None, *, skip_empty: bool = True) -> s
             n = content["count"] if isinstance(content, dict) else len(content)
             if n or not skip_empty:
                 lines.append(f"  {_place_name(g, place)}: {n}" + (" hidden" if isinstance(content, dict) else ""))
+        elif content and g.zones.get(place.partition("/")[0], {}).get("show"):
+            lines.append(f"  {_place_name(g, place)}:")
+            fn = g.functions[g.zones[place.partition("/")[0]]["show"]]
+            param = g.env.functions[g.zones[place.partition("/")[0]]["show"]][0]
+            for obj in content:
+                try:
+                    shown = str(fn(Ctx(d, g, {param: obj})))
+                except Exception as err:  # a broken show function must not break the view
+                    shown = f"{text_of(c, obj)} (show failed: {err})"
+                lines.extend("    " + line for line in shown.splitlines())
         elif content or not skip_empty:
             lines.append(f"  {_place_name(g, place)}: " + _grouped(c, content))
     return "\n".join(lines)

@@ -293,8 +293,12 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
         src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src
         diags.append(src.diag(f"the board is not connected: {len(parts)} separate parts; "
                               f"e.g. {', '.join(lonely)} cannot be reached from the rest"))
-    for key, (item, _src) in zones.items():
+    for key, (item, src) in zones.items():
         props[key] = {"kind": "zone", "name": key}
+        show = item.get("show")
+        if show is not None and len(spec.sections["functions"].get(show, ({}, None))[0].get("params", ())) != 1:
+            diags.append(src.diag(f"show: '{show}' is not a function of one object"
+                                  + suggest(show, spec.sections["functions"]), ("show",)))
     # -- box inventory ---------------------------------------------------------------
     counts: dict[str, int] = {}
     for _obj, kind, _start in components:
@@ -373,6 +377,11 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
     if "win_if" in scoring:
         win_if = comp.expression(scoring["win_if"], ("me",))
         report(Src(ssrc.loaded, ssrc.path + ("win_if",)))
+    for table in (spec.game_vars, spec.player_vars, spec.attributes):
+        for name, (value, src) in table.items():
+            if isinstance(value, str) and value.lower() in ("none", "nil"):
+                diags.append(src.diag(f"'{name}: {value}' is the text \"{value}\" in YAML; write null "
+                                      "for no value (the effect language's none)"))
     for name in spec.internal:
         if name not in spec.game_vars and name not in spec.player_vars:
             diags.append(spec.meta_src.diag(f"vars.internal names '{name}', which is not a variable"
