@@ -17,7 +17,8 @@ from .engine.game import CompiledGame, GameState
 from .engine.invariants import conservation_problems
 from .engine.state import move_object, new_state
 from .engine.vm import run
-from .lang.compiler import Compiler, Ctx
+from .lang.compiler import Compiler
+from .lang.runtime import Ctx
 from .load.build import load_game
 from .load.files import display_path, read_part
 

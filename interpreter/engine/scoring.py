@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compiler import Ctx, RuntimeProblem
+from ..lang.runtime import Ctx, RuntimeProblem
 
 
 def finish(g: Any, d: dict, reason: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compiler import Ctx, text_of
+from ..lang.runtime import Ctx, text_of
 
 
 def visible(g: Any, place: str, player: int | None) -> bool:

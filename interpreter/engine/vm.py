@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang.compiler import (CALL, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF, LET,
-                             RET, RUN, SETATTR, SETGAME, Ctx, RuntimeProblem, set_attr, text_of)
+                             RET, RUN, SETATTR, SETGAME)
+from ..lang.runtime import Ctx, RuntimeProblem, set_attr, text_of
 from .scoring import finish
 
 

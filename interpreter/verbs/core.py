@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import rng
-from ..lang.compiler import MAX_SEQUENCE, Ctx, RuntimeProblem, text_of
+from ..lang.runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, text_of
 from ..lang.registry import P, register
 
 

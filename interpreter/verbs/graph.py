@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..lang.compiler import Ctx, RuntimeProblem
+from ..lang.runtime import Ctx, RuntimeProblem
 from ..lang.registry import P, register
 
 

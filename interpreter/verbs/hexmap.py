@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compiler import Ctx, RuntimeProblem, get_attr
+from ..lang.runtime import Ctx, RuntimeProblem, get_attr
 from ..lang.registry import P, register
 
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

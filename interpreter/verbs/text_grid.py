@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from ..lang.compiler import Ctx, RuntimeProblem, text_of
+from ..lang.runtime import Ctx, RuntimeProblem, text_of
 from ..lang.registry import P, register
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import rng
 from ..engine.state import move_object
-from ..lang.compiler import Ctx, RuntimeProblem
+from ..lang.runtime import Ctx, RuntimeProblem
 from ..lang.registry import P, register
 
 

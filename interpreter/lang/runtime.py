@@ -1,0 +1,79 @@
+"""What compiled effects work with while they run: the context a closure sees, reading and
+writing attributes of players, objects and records, how values read in text, and the
+error a rule raises when it cannot be carried out."""
+from __future__ import annotations
+
+from typing import Any
+
+MAX_SEQUENCE = 100_000   # no effect builds a list or text longer than this
+
+
+class RuntimeProblem(Exception):
+    """A rule could not be carried out (a definition bug found in play)."""
+
+
+class Ctx:
+    """What a running closure sees: the state data, the compiled game, its locals."""
+
+    __slots__ = ("s", "g", "l")
+
+    def __init__(self, s: dict, g: Any, l: dict):
+        self.s, self.g, self.l = s, g, l
+
+
+def get_attr(c: Ctx, x: Any, name: str) -> Any:
+    """Returns attribute `name` of an entity id (str), a record (dict) or a player (int)."""
+    t = type(x)
+    if t is str:
+        dyn = c.s["attrs"].get(x)
+        if dyn is not None and name in dyn:
+            return dyn[name]
+        props = c.g.props.get(x)
+        if props is not None and name in props:
+            return props[name]
+        if name == "id":
+            return x
+        if name in c.g.attr_defaults:
+            return c.g.attr_defaults[name]
+        raise RuntimeProblem(f"{x!r} has no attribute {name!r}")
+    if t is dict:
+        if name in x:
+            return x[name]
+        raise RuntimeProblem(f"record has no field {name!r}")
+    if t is int:  # a seat (bool is not int here: type(True) is bool)
+        try:
+            return c.s["pvars"][x][name]
+        except (IndexError, KeyError):
+            raise RuntimeProblem(f"player {x} has no variable {name!r}") from None
+    raise RuntimeProblem(f"cannot read .{name} of {x!r}")
+
+
+def set_attr(c: Ctx, x: Any, name: str, value: Any) -> None:
+    """Writes a player variable (int) or an entity's dynamic attribute (str)."""
+    if type(x) is int and not isinstance(x, bool):
+        pv = c.s["pvars"][x]
+        if name not in pv:
+            raise RuntimeProblem(f"player {x} has no variable {name!r}")
+        pv[name] = value
+    elif type(x) is str:
+        c.s["attrs"].setdefault(x, {})[name] = value
+    else:
+        raise RuntimeProblem(f"cannot set .{name} of {x!r}")
+
+
+def text_of(c: Ctx, v: Any) -> str:
+    """Returns how a value reads in a log line or an option label."""
+    if type(v) is str:
+        props = c.g.props.get(v)
+        if props is not None and "name" in props:
+            return str(props["name"])
+        return v
+    if type(v) is bool:
+        return "yes" if v else "no"
+    if type(v) is list:
+        return " → ".join(text_of(c, x) for x in v)
+    if type(v) is dict:
+        return ", ".join(f"{k} {text_of(c, x)}" for k, x in v.items())
+    if v is None:
+        return "nothing"
+    return str(v)
