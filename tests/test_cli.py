@@ -295,3 +295,18 @@ def test_validate_checks_scenario_files(capsys, tmp_path):
     rc, out, _ = run(capsys, "validate", str(copy))
     assert rc == 1
     assert f"rules.yaml:{line}:5: unknown key 'rul' in scenarios/7 (did you mean 'rule'?)" in out
+
+
+def test_simulate_records_replay(capsys, tmp_path):
+    path = tmp_path / "games.jsonl"
+    rc, _out, _ = run(capsys, "simulate", "stonefire", "--players", "2", "--games", "3", "--seed", "4",
+                      "--records", str(path), "--json")
+    assert rc == 0 and len(path.read_text().splitlines()) == 3
+    rc, out, _ = run(capsys, "replay", str(path))
+    assert rc == 0 and "3 of 3 records replayed identically" in out
+    lines = path.read_text().splitlines()
+    bad = json.loads(lines[1])
+    bad["result"]["scores"][0] += 1
+    path.write_text("\n".join([lines[0], json.dumps(bad), lines[2]]) + "\n")
+    rc, out, _ = run(capsys, "replay", str(path))
+    assert rc == 1 and "2 of 3 records replayed identically" in out and "MISMATCH" in out

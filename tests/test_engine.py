@@ -134,7 +134,7 @@ def test_readable_view_groups_hides_and_draws(big_foot):
 
 def test_hex_map_is_drawn_from_positions(big_foot):
     from interpreter.engine.view import hex_map
-    from interpreter.lang.compiler import Ctx
+    from interpreter.lang.runtime import Ctx
     s = big_foot.new_initial_state(2, 1)
     d = s.d
     d["pos"] = {"a1": [0, 0], "a2": [1, 0], "a3": [0, 1]}

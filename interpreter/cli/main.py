@@ -214,6 +214,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     if show:
         print(file=sys.stderr)
+    if args.records:
+        # One game record per line: each replays with `cairn replay` once split out.
+        with open(args.records, "w", encoding="utf-8") as fh:
+            for r in records:
+                fh.write(json.dumps(r, sort_keys=True) + "\n")
     finished = [r for r in records if r["result"]["reason"] != "aborted"]
     wins = [0] * n
     scores = [0.0] * n
@@ -240,20 +245,35 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        record = json.loads(Path(args.record).read_text("utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
+        text = Path(args.record).read_text("utf-8")
+        try:
+            records = [json.loads(text)]
+        except json.JSONDecodeError:
+            # `simulate --records` writes one record a line.
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as err:
         raise UsageError(f"cannot read record {args.record}: {err}") from None
+    failures = 0
+    for record in records:
+        failures += _replay_one(args.record, record)
+    if len(records) > 1:
+        print(f"{len(records) - failures} of {len(records)} records replayed identically")
+    return 1 if failures else 0
+
+
+def _replay_one(name: str, record: object) -> int:
+    """Replays one record; returns 0 when it matches, 1 when it does not."""
     if not isinstance(record, dict) or record.get("cairn_record") is None:
-        raise UsageError(f"{args.record} is not a Cairn game record")
+        raise UsageError(f"{name} is not a Cairn game record")
     shape = {"game": str, "players": int, "seed": int, "actions": list, "result": (dict, type(None)),
              "final_state_sha256": str}
     for key, kind in shape.items():
         if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
-            raise UsageError(f"{args.record}: field '{key}' is missing or not a {getattr(kind, '__name__', 'record')}")
+            raise UsageError(f"{name}: field '{key}' is missing or not a {getattr(kind, '__name__', 'record')}")
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in record["actions"]):
-        raise UsageError(f"{args.record}: 'actions' must be a list of option numbers")
+        raise UsageError(f"{name}: 'actions' must be a list of option numbers")
     if not isinstance(record.get("variants", []), list):
-        raise UsageError(f"{args.record}: 'variants' must be a list")
+        raise UsageError(f"{name}: 'variants' must be a list")
     g = _load(record["game"], record.get("variants", []))
     if record.get("definitions_version") != g.version:
         print(f"note: record made with definitions {record.get('definitions_version')}, "
@@ -299,6 +319,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (same results for any number)")
+    p.add_argument("--records", metavar="FILE", help="write every game record here, one JSON object a line")
     p.set_defaults(func=cmd_simulate)
     p = sub.add_parser("replay", help="re-run a game record and check it")
     p.add_argument("record")
