@@ -114,11 +114,36 @@ def syntax_position(copy: Path) -> str:
     return f"{(copy / 'cards.yaml').as_posix()}:{line}:{col}: "
 
 
-def test_all_three_in_one_copy_only_schema_errors_are_reported(work):
-    # The loader compiles effects only when every file passes its schema, so with all
-    # three mistakes in one copy only the schema problems come out (in cards.yaml).
-    copy = make_copy("all3", [REF_EDIT, COUNT_EDIT, NMAE_EDIT, SYNTAX_EDIT])
-    assert diags_of(copy) == schema_expected(copy)
+NMAE_GOLD_EDIT = ("cards.yaml", "    name: Go to the Gold Mine\n", "    nmae: Go to the Gold Mine\n")
+
+
+def test_all_three_in_one_copy_are_all_reported(work):
+    # An entry with a schema problem is left out and the rest is still compiled, so one run
+    # names the schema violations, the misspelt reference and the broken effect together.
+    copy = make_copy("all3", [REF_EDIT, COUNT_EDIT, NMAE_GOLD_EDIT, SYNTAX_EDIT])
+    got = diags_of(copy)
+    cards = copy / "cards.yaml"
+    i_count = card_index(cards, "count: two")
+    i_nmae = card_index(cards, "nmae: Go to the Gold Mine")
+    assert at(cards, "count: two", f"cards/{i_count}/count: expected integer, got a string ('two')", offset=7) in got
+    assert at(cards, "nmae: Go to the Gold Mine",
+              f"unknown key 'nmae' in cards/{i_nmae} (did you mean 'name'?)") in got
+    assert ref_expected(copy) in got
+    syntax = [d for d in got if d.startswith(syntax_position(copy) + SYNTAX_MESSAGE_START)]
+    assert len(syntax) == 1 and syntax[0].endswith(SYNTAX_CARET)
+    # nothing spurious: the left-out cards' absence is not reported as a count mismatch
+    assert not any("box declares" in d for d in got), got
+    assert len(got) == 5, got
+
+
+def test_all_three_in_one_copy_validate_exits_1(work, capsys):
+    copy = make_copy("all3", [REF_EDIT, COUNT_EDIT, NMAE_GOLD_EDIT, SYNTAX_EDIT])
+    rc, out, _err = cli(capsys, "validate", "all3")
+    assert rc == 1
+    assert out.count("\nall3/") + out.startswith("all3/") >= 5, out
+    assert ref_expected(copy) in out
+    assert "all3/cards.yaml:" in out and "all3/game.yaml:" in out and "no place named 'dek'" in out
+    assert "expected integer" in out and "unknown key 'nmae'" in out
 
 
 def test_reference_and_effect_errors_point_into_the_yaml(work):

@@ -57,6 +57,7 @@ class Spec:
     scoring: tuple[dict, Src] | None = None
     has_board: bool = False
     assembled_in_play: bool = False
+    pruned: bool = False          # some entries were left out for schema problems
     variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
 
 
@@ -67,6 +68,8 @@ def _add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
     if name in KEYED:
         table = spec.sections[name]
         for i, item in enumerate(value):
+            if item is None:   # left out for a schema problem already reported
+                continue
             src = Src(loaded, base + (i,))
             key = item["id"]
             if mode == "add" and key in table:
@@ -91,12 +94,12 @@ def _add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
                 continue
             table[key] = (item, src)
     elif name == "edges":
-        spec.edges.extend((e, Src(loaded, base + (i,))) for i, e in enumerate(value))
+        spec.edges.extend((e, Src(loaded, base + (i,))) for i, e in enumerate(value) if e is not None)
     elif name == "triggers":
         if mode == "replace":
-            events = {t["on"] for t in value}
+            events = {t["on"] for t in value if t is not None}
             spec.triggers = [t for t in spec.triggers if t[0]["on"] not in events]
-        spec.triggers.extend((t, Src(loaded, base + (i,))) for i, t in enumerate(value))
+        spec.triggers.extend((t, Src(loaded, base + (i,))) for i, t in enumerate(value) if t is not None)
     elif name in ("flow", "scoring"):
         if mode == "add" and getattr(spec, name) is not None:
             diags.append(here.diag(f"'{name}' is already defined; an overlay changes it with 'replace'", at_key=True))
@@ -138,8 +141,9 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
             if kind == "game":
                 diags.append(Diagnostic(display_path(path), 1, 1, "missing game.yaml"))
             continue
-        loaded, problems = read_part(path, display_path(path), kind)
+        loaded, problems = read_part(path, display_path(path), kind, partial=True)
         diags.extend(problems)
+        spec.pruned = spec.pruned or bool(problems)
         if loaded is None:
             continue
         data = loaded.data
@@ -227,8 +231,10 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
             continue
         apply_variant(spec, vid, variants, diags)
-    if diags or spec.meta_src is None:
+    if spec.meta_src is None or spec.flow is None or spec.scoring is None:
         return None, diags
+    # Compile even after problems (entries with schema problems were left out), so one run
+    # reports every problem; the game is only returned when there were none.
     return _compile(spec, folder, variants, diags)
 
 
@@ -303,7 +309,7 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
     counts: dict[str, int] = {}
     for _obj, kind, _start in components:
         counts[kind] = counts.get(kind, 0) + 1
-    if spec.box:
+    if spec.box and not spec.pruned:   # counts are meaningless with entries left out
         for kind, (n, src) in spec.box.items():
             if counts.get(kind, 0) != n:
                 diags.append(src.diag(f"box declares {n} '{kind}' but the definitions hold {counts.get(kind, 0)}"))

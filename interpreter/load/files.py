@@ -127,8 +127,17 @@ def _explain(loaded: Loaded, err: ValidationError) -> Iterator[Diagnostic]:
     yield loaded.diag(path, f"{where}: {err.message}")
 
 
-def read_part(path: Path, display: str, kind: str) -> tuple[Loaded | None, list[Diagnostic]]:
-    """Returns a loaded, schema-checked file, or None and its problems."""
+# Sections whose entries stand alone: a schema problem inside one entry drops only that
+# entry, so the rest of the file is still checked (and every problem reported in one run).
+_SEPARABLE = {("cards",), ("components",), ("zones",), ("dice",), ("procedures",), ("functions",),
+              ("triggers",), ("board", "spaces"), ("board", "edges"), ("scenarios",)}
+
+
+def read_part(path: Path, display: str, kind: str, *, partial: bool = False
+              ) -> tuple[Loaded | None, list[Diagnostic]]:
+    """Returns a loaded, schema-checked file and its problems. Without `partial`, a file
+    with problems comes back as None; with it, entries with problems are left out and the
+    file comes back unless a problem lies outside every separable entry."""
     try:
         loaded = load_yaml(path, display=display)
     except DefinitionError as err:
@@ -136,7 +145,31 @@ def read_part(path: Path, display: str, kind: str) -> tuple[Loaded | None, list[
     if loaded.data is None:
         loaded.data = {}
     problems = schema_diagnostics(loaded, kind)
-    return (loaded if not problems else None), problems
+    if not problems:
+        return loaded, problems
+    if not partial:
+        return None, problems
+    drop: dict[tuple, set] = {}
+    for err in validator(kind).iter_errors(loaded.data):
+        path_ = tuple(err.absolute_path)
+        for section in _SEPARABLE:
+            n = len(section)
+            if path_[:n] == section and len(path_) > n:
+                drop.setdefault(section, set()).add(path_[n])
+                break
+        else:
+            return None, problems
+    for section, keys in drop.items():
+        holder = loaded.data
+        for key in section[:-1]:
+            holder = holder[key]
+        value = holder[section[-1]]
+        if isinstance(value, list):
+            # None keeps every other entry at its index, so positions stay right.
+            holder[section[-1]] = [None if i in keys else x for i, x in enumerate(value)]
+        else:
+            holder[section[-1]] = {k: v for k, v in value.items() if k not in keys}
+    return loaded, problems
 
 
 def display_path(path: Path) -> str:
