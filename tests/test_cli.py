@@ -310,3 +310,17 @@ def test_simulate_records_replay(capsys, tmp_path):
     path.write_text("\n".join([lines[0], json.dumps(bad), lines[2]]) + "\n")
     rc, out, _ = run(capsys, "replay", str(path))
     assert rc == 1 and "2 of 3 records replayed identically" in out and "MISMATCH" in out
+
+
+def test_scenarios_command_runs_and_can_fail(capsys, tmp_path):
+    import shutil
+    rc, out, _ = run(capsys, "scenarios", "big-foot")
+    assert rc == 0 and out.strip().endswith(" passed, 0 failed")
+    copy = tmp_path / "bf"
+    shutil.copytree(ROOT / "definitions" / "big-foot", copy)
+    path = copy / "scenarios" / "rules.yaml"
+    text = path.read_text()
+    assert "game.first == 1\n" in text
+    path.write_text(text.replace("game.first == 1\n", "game.first == 2\n", 1))
+    rc, out, _ = run(capsys, "scenarios", str(copy))
+    assert rc == 1 and "FAIL" in out and "expected true: game.first == 2" in out

@@ -243,6 +243,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if len(finished) == len(records) else 1
 
 
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    from ..scenarios import run_file, scenario_files
+    failed = passed = 0
+    for target in args.targets:
+        folder = resolve_game(target)
+        if folder is None:
+            raise UsageError(f"'{target}' is neither a game id nor a folder with game.yaml")
+        for path in scenario_files(folder):
+            for outcome in run_file(path):
+                if outcome.ok:
+                    passed += 1
+                    if args.verbose:
+                        print(f"ok    {outcome.name}")
+                else:
+                    failed += 1
+                    print(f"FAIL  {outcome.where}: {outcome.name} [{outcome.rule}]")
+                    for f in outcome.failures:
+                        print(f"      {f}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.record).read_text("utf-8")
@@ -321,6 +343,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="processes to play in (same results for any number)")
     p.add_argument("--records", metavar="FILE", help="write every game record here, one JSON object a line")
     p.set_defaults(func=cmd_simulate)
+    p = sub.add_parser("scenarios", help="run a game's rule scenarios (scenarios/*.yaml)")
+    p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH")
+    p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+    p.set_defaults(func=cmd_scenarios)
     p = sub.add_parser("replay", help="re-run a game record and check it")
     p.add_argument("record")
     p.set_defaults(func=cmd_replay)

@@ -43,7 +43,6 @@ class Env:
     dice: set[str] = field(default_factory=set)
     game_vars: set[str] = field(default_factory=set)
     attributes: set[str] = field(default_factory=set)
-    events: set[str] = field(default_factory=set)
     registry: dict[str, Verb] = field(default_factory=lambda: REGISTRY)
 
 
@@ -150,16 +149,12 @@ class ExpressionCompiler:
                      "condition or scoring formula (use it in a procedure)")
         args, named = self.split_args(node)
         params = verb.params
-        if len(args) > len(params) and not verb.variadic:
+        if len(args) > len(params):
             self.err(node, f"{fname}() takes at most {len(params)} argument(s), got {len(args)}")
         slots: list[Callable | None] = [None] * len(params)
-        extra: list[Callable] = []
-        for i, a in enumerate(args):
-            if i < len(params):
-                self.check_literal(a, verb, params[i])
-                slots[i] = self.expr(a)
-            else:
-                extra.append(self.expr(a))
+        for i, a in enumerate(args[:len(params)]):
+            self.check_literal(a, verb, params[i])
+            slots[i] = self.expr(a)
         names = [p.name for p in params]
         for k, v in named.items():
             if k not in names:
@@ -179,7 +174,7 @@ class ExpressionCompiler:
                     d = p.default
                     slots[i] = lambda c, _d=d: _d
         impl = verb.impl
-        fs = tuple(slots) + tuple(extra)
+        fs = tuple(slots)
         if fname == "log":
             # Log lines are only formatted when the game keeps a log (playouts run without).
             a0, a1 = fs[0], fs[1]

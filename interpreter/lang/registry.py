@@ -38,13 +38,12 @@ class Verb:
     impl: Callable[..., Any]
     pure: bool          # a query (no state change): allowed in conditions and scoring
     doc: str
-    variadic: bool = False
 
 
 REGISTRY: dict[str, Verb] = {}
 
 
-def register(name: str, *params: Param, pure: bool = False, variadic: bool = False) -> Callable:
+def register(name: str, *params: Param, pure: bool = False) -> Callable:
     """Returns a decorator that adds `impl` to the registry under `name`."""
     def wrap(impl: Callable) -> Callable:
         old = REGISTRY.get(name)
@@ -52,7 +51,7 @@ def register(name: str, *params: Param, pure: bool = False, variadic: bool = Fal
             raise ValueError(f"verb {name!r} is registered by both {old.impl.__module__} and {impl.__module__}")
         for p in params:
             assert p.kind in KINDS, p.kind
-        REGISTRY[name] = Verb(name, tuple(params), impl, pure, (impl.__doc__ or "").strip(), variadic)
+        REGISTRY[name] = Verb(name, tuple(params), impl, pure, (impl.__doc__ or "").strip())
         return impl
     return wrap
 

@@ -327,8 +327,7 @@ def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnost
               functions={k: tuple(v[0].get("params", ())) for k, v in spec.sections["functions"].items()},
               places=set(zones) | set(spaces), zones=set(zones),
               objects={o for o, _k, _s in components}, spaces=set(spaces), dice=set(dice),
-              game_vars=set(spec.game_vars), attributes=attributes,
-              events={t["on"] for t, _ in spec.triggers})
+              game_vars=set(spec.game_vars), attributes=attributes)
     comp = Compiler(env)
     programs: dict[str, Program] = {}
 

@@ -212,7 +212,7 @@ def without(c: Ctx, items: list, value: Any) -> list:
     return [x for x in _list(items, "without") if x != value]
 
 
-@register("record", pure=True, variadic=False)
+@register("record", pure=True)
 def record(c: Ctx) -> dict:
     """Returns an empty record (fields are set with put())."""
     return {}
