@@ -107,3 +107,18 @@ def test_hidden_information_is_not_in_other_views(big_foot):
     other = (dec["player"] + 1) % 3
     assert "options" in state.observation(dec["player"])["decision"]
     assert "options" not in state.observation(other)["decision"]
+
+
+def test_digest_does_not_depend_on_string_hashing():
+    """Set iteration order over strings changes with PYTHONHASHSEED; games must not."""
+    import os
+    import subprocess
+    import sys
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run([sys.executable, "-m", "interpreter", "simulate", "footprints", "--players", "3",
+                              "--games", "3", "--seed", "9", "--json", "--quiet"],
+                             capture_output=True, text=True, env=env, check=True).stdout
+        digests.add(json.loads(out)["digest"])
+    assert len(digests) == 1
