@@ -184,7 +184,15 @@ def _ask_human(state: GameState, p: int) -> int:
             raise UsageError("input ended before the game did") from None
         if raw.isdigit() and 1 <= int(raw) <= len(dec["labels"]):
             return int(raw) - 1
-        print(f"type a number from 1 to {len(dec['labels'])}")
+        if raw == "?":
+            print(state.observation_string(p))
+            print(f"\n{state.game.player_name(p)}: {dec['prompt']}")
+            for i, label in enumerate(dec["labels"]):
+                print(f"  [{i + 1}] {label}")
+            continue
+        if raw in ("q", "quit"):
+            raise KeyboardInterrupt
+        print(f"type a number from 1 to {len(dec['labels'])} (? shows the game again, q quits)")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
