@@ -291,10 +291,15 @@ class ExpressionCompiler:
                 saved = l.get(var, _MISSING)
                 out = []
                 try:
-                    for x in seqf(c):
-                        l[var] = x
-                        if condf is None or condf(c):
+                    if condf is None:
+                        for x in seqf(c):
+                            l[var] = x
                             out.append(bodyf(c))
+                    else:
+                        for x in seqf(c):
+                            l[var] = x
+                            if condf(c):
+                                out.append(bodyf(c))
                 finally:
                     if saved is _MISSING:
                         l.pop(var, None)
@@ -322,6 +327,14 @@ class ExpressionCompiler:
         if kind == "compare":
             a, op, b = self.expr(ch[0]), str(ch[1]), self.expr(ch[2])
             f = _COMPARE[op]
+            # == and != never raise, so they need no wrapper (they are most comparisons).
+            if op == "==":
+                if ch[2].data in ("string", "number") and "{" not in str(ch[2].children[0]):
+                    k = b(None)
+                    return lambda c: a(c) == k
+                return lambda c: a(c) == b(c)
+            if op == "!=":
+                return lambda c: a(c) != b(c)
 
             def compare(c: Ctx) -> Any:
                 x, y = a(c), b(c)
