@@ -73,9 +73,10 @@ def _add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
             src = Src(loaded, base + (i,))
             key = item["id"]
             if mode == "add" and key in table:
+                first = table[key][1]
                 diags.append(src.diag(f"{name[:-1]} '{key}' is already defined at "
-                                      f"{table[key][1].loaded.file}:{table[key][1].loaded.pos(table[key][1].path).line}"
-                                      + ("; an overlay changes it with 'replace'" if loaded.file.find("variants") >= 0 else ""),
+                                      f"{first.loaded.file}:{first.loaded.pos(first.path).line}"
+                                      + ("; an overlay changes it with 'replace'" if base[0] == "add" else ""),
                                       ("id",)))
                 continue
             if mode == "replace" and key not in table:
