@@ -6,18 +6,33 @@ from typing import Any
 from ..lang.runtime import Ctx, RuntimeProblem
 
 
-def finish(g: Any, d: dict, reason: str) -> None:
-    """Marks the game over and records its result; a formula error aborts cleanly."""
-    n = d["n"]
+_FORMULA_ERRORS = (RuntimeProblem, TypeError, KeyError, IndexError, ValueError)
+
+
+def _stop(d: dict) -> None:
     d["frames"] = []
     d["pending"] = None
     d["terminal"] = True
+
+
+def abort(g: Any, d: dict, message: str) -> None:
+    """Ends the game as aborted, keeping the reason; never raises."""
+    _stop(d)
+    n = d["n"]
+    d["log"].append([f"game aborted: {message}", None])
+    d["result"] = {"reason": "aborted", "aborted": message, "scores": [0] * n,
+                   "tiebreaks": [[] for _ in range(n)], "winners": [], "returns": [0.0] * n}
+
+
+def finish(g: Any, d: dict, reason: str) -> None:
+    """Marks the game over and records its result; a formula error aborts cleanly."""
+    n = d["n"]
+    _stop(d)
     try:
         scores = [g.score(Ctx(d, g, {"me": p})) for p in range(n)]
         ties = [[f(Ctx(d, g, {"me": p})) for f in g.tiebreaks] for p in range(n)]
-    except (RuntimeProblem, TypeError, KeyError, IndexError, ValueError) as err:
-        d["result"] = {"reason": "aborted", "aborted": f"scoring failed: {err}", "scores": [0] * n,
-                       "tiebreaks": [[] for _ in range(n)], "winners": [], "returns": [0.0] * n}
+    except _FORMULA_ERRORS as err:
+        abort(g, d, f"scoring failed: {err}")
         return
     keys = [(scores[p], *ties[p]) for p in range(n)]
     best = max(keys)
@@ -26,9 +41,8 @@ def finish(g: Any, d: dict, reason: str) -> None:
         # e.g. a solo game is won only from a target score up: the best may still lose.
         try:
             winners = [p for p in winners if g.win_if(Ctx(d, g, {"me": p}))]
-        except (RuntimeProblem, TypeError, KeyError, IndexError, ValueError) as err:
-            d["result"] = {"reason": "aborted", "aborted": f"win_if failed: {err}", "scores": scores,
-                           "tiebreaks": ties, "winners": [], "returns": [0.0] * n}
+        except _FORMULA_ERRORS as err:
+            abort(g, d, f"win_if failed: {err}")
             return
     returns = [1.0 if p in winners else 0.0 for p in range(n)]
     d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,

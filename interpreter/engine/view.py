@@ -75,17 +75,17 @@ def render(g: Any, d: dict, player: int | None, *, skip_empty: bool = True) -> s
     for place, content in obs["places"].items():
         if place in g.adj:
             continue
-        display = g.zones.get(place.partition("/")[0], {}).get("display", "list")
+        zone = g.zones.get(place.partition("/")[0], {})
+        display = zone.get("display", "list")
         if display == "none":
             continue
         if isinstance(content, dict) or display == "count":
             n = content["count"] if isinstance(content, dict) else len(content)
             if n or not skip_empty:
                 lines.append(f"  {_place_name(g, place)}: {n}" + (" hidden" if isinstance(content, dict) else ""))
-        elif content and g.zones.get(place.partition("/")[0], {}).get("show"):
+        elif content and zone.get("show"):
             lines.append(f"  {_place_name(g, place)}:")
-            fn = g.functions[g.zones[place.partition("/")[0]]["show"]]
-            param = g.env.functions[g.zones[place.partition("/")[0]]["show"]][0]
+            fn, (param,) = g.functions[zone["show"]], g.env.functions[zone["show"]]
             for obj in content:
                 try:
                     shown = str(fn(Ctx(d, g, {param: obj})))

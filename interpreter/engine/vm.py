@@ -11,7 +11,7 @@ from typing import Any
 from ..lang.compiler import (CALL, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF, LET,
                              RET, RUN, SETATTR, SETGAME)
 from ..lang.runtime import Ctx, RuntimeProblem, set_attr, text_of
-from .scoring import finish
+from .scoring import abort, finish
 
 
 class Stop(Exception):
@@ -25,17 +25,6 @@ def _where(g: Any, frame: dict) -> str:
     i = max(0, min(frame["pc"], len(prog.where) - 1))
     line, col = prog.where[i]
     return f"{prog.file}:{line}:{col}"
-
-
-def abort(g: Any, d: dict, message: str) -> None:
-    """Ends the game as aborted, keeping the reason; never raises."""
-    d["log"].append([f"game aborted: {message}", None])
-    n = d["n"]
-    d["frames"] = []
-    d["pending"] = None
-    d["terminal"] = True
-    d["result"] = {"reason": "aborted", "aborted": message, "scores": [0] * n,
-                   "tiebreaks": [[] for _ in range(n)], "winners": [], "returns": [0.0] * n}
 
 
 def run(g: Any, d: dict) -> None:

@@ -247,7 +247,7 @@ class Compiler(ExpressionCompiler):
     # ---- calls that change the flow ------------------------------------------------
     def proc_args(self, node: Tree, fname: str) -> Callable:
         params = self.env.procedures[fname]
-        return self.bind(node, fname, params, ())
+        return self.bind(node, fname, params)
 
     def choose_spec(self, node: Tree) -> Callable:
         args, named = self.split_args(node)

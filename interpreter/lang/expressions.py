@@ -96,7 +96,7 @@ class ExpressionCompiler:
                 args.append(a)
         return args, named
 
-    def bind(self, node: Tree, fname: str, params: tuple[str, ...], defaults: tuple) -> Callable:
+    def bind(self, node: Tree, fname: str, params: tuple[str, ...]) -> Callable:
         """Returns a closure giving the argument dict of a procedure or data function call."""
         args, named = self.split_args(node)
         if len(args) > len(params):
@@ -134,7 +134,7 @@ class ExpressionCompiler:
             return lambda c: None
         if fname in self.env.functions:
             params = self.env.functions[fname]
-            argf = self.bind(node, fname, params, ())
+            argf = self.bind(node, fname, params)
 
             def call_fn(c: Ctx, _n: str = fname) -> Any:
                 return c.g.functions[_n](Ctx(c.s, c.g, argf(c)))
