@@ -61,9 +61,9 @@ def test_overlay_replace_add_remove():
     g = load_game(MINI, ["big"])
     assert g.manifest() == {"card": 7}
     assert g.props["three.1"]["value"] == 5 and g.props["six"]["value"] == 6
-    assert "played" not in g.triggers
+    assert "played" not in g.abilities.listeners
     base = load_game(MINI)
-    assert base.manifest() == {"card": 6} and "played" in base.triggers
+    assert base.manifest() == {"card": 6} and "played" in base.abilities.listeners
 
 
 def test_owner_zones_private_vars_and_private_log_are_hidden(mini):

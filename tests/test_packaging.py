@@ -47,3 +47,9 @@ def test_interpreter_names_no_game():
         text = path.read_text("utf-8").lower()
         for w in words:
             assert w not in text, f"{path} names the game '{w}'"
+
+
+def test_schemas_are_current():
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "schemas.py"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -14,16 +14,10 @@ from typing import Any, Callable
 
 from ..lang.compiler import Program
 from . import state as st
+from .abilities import AbilityTable
 from .vm import resume, run
 
 TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
-
-
-@dataclass
-class Trigger:
-    event: str
-    condition: Callable | None
-    program: str
 
 
 @dataclass
@@ -60,7 +54,7 @@ class CompiledGame:
     game_vars: dict[str, Any]
     score: Callable
     tiebreaks: list[Callable]
-    triggers: dict[str, list[Trigger]]
+    abilities: AbilityTable = field(default_factory=AbilityTable)   # triggers and abilities, indexed
     win_if: Callable | None = None
     internal_vars: set[str] = field(default_factory=set)
     legend: str = ""
@@ -71,6 +65,9 @@ class CompiledGame:
     source_dir: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
     kind_index: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    params: dict[str, dict] = field(default_factory=dict)      # rule constants as declared
+    quantities: set[str] = field(default_factory=set)         # functions static abilities may modify
+    window_names: dict[str, str] = field(default_factory=dict)  # step id -> its name, for prompts
     env: Any = None                               # the compiler Env, for scenarios and tools
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..lang.runtime import frozen
 from .rng import seed_state
 
 STATE_FORMAT = 1
@@ -67,6 +68,8 @@ def loads(text: str) -> dict:
 def move_object(d: dict, obj: str, to: str, bottom: bool = False, index: int | None = None) -> None:
     """Moves one object to a place: the only way objects change place, so none is ever
     lost or duplicated. The top of a place is the end of its list."""
+    if d.get("frozen") is not None:
+        frozen(d)
     places = d["places"]
     src = d["loc"][obj]
     places[src].remove(obj)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compiler import (CALL, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF, LET,
-                             RET, RUN, SETATTR, SETGAME)
-from ..lang.runtime import Ctx, RuntimeProblem, set_attr, text_of
+from ..lang.compiler import (CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
+                             LET, RET, RUN, SETATTR, SETGAME)
+from ..lang.runtime import Ctx, RuntimeProblem, frozen, set_attr, text_of
+from .abilities import fired, replacement
 from .scoring import abort, finish
 
 
@@ -23,14 +24,15 @@ def _where(g: Any, frame: dict) -> str:
     if prog is None:
         return frame["p"]
     i = max(0, min(frame["pc"], len(prog.where) - 1))
-    line, col = prog.where[i]
-    return f"{prog.file}:{line}:{col}"
+    line, col, *file = prog.where[i]   # the turn structure's parts may come from several files
+    return f"{file[0] if file else prog.file}:{line}:{col}"
 
 
 def run(g: Any, d: dict) -> None:
     """Runs until a decision is pending or the game is over."""
     budget = g.step_budget
     max_depth = g.max_depth
+    replaced = g.abilities.replacements
     steps = 0
     frames = d["frames"]
     while frames and d["pending"] is None and not d["terminal"]:
@@ -74,6 +76,8 @@ def run(g: Any, d: dict) -> None:
                 elif op == SETATTR:
                     set_attr(c, ins[1](c), ins[2], ins[3](c))
                 elif op == SETGAME:
+                    if d.get("frozen") is not None:
+                        frozen(d)
                     d["gvars"][ins[1]] = ins[2](c)
                 elif op == CHOOSE:
                     options, player, prompt, labels, always = ins[2](c)
@@ -103,11 +107,23 @@ def run(g: Any, d: dict) -> None:
                     if fr["r"] is not None:
                         frames[-1]["l"][fr["r"]] = value
                     raise Stop
-                elif op == CALL:
+                elif op == CALL or op == CALLD:
                     fr["pc"] = pc
                     if len(frames) >= max_depth:
                         raise RuntimeProblem(f"more than {max_depth} nested calls (endless recursion?)")
-                    frames.append({"p": "proc:" + ins[1], "pc": 0, "l": ins[2](c), "d": fr["d"], "r": ins[3]})
+                    key = ins[1] if op == CALL else ins[1](c)
+                    args = ins[2](c)
+                    done = fr.get("x")
+                    if key in replaced:
+                        # A replacement ability that counts runs instead; it may call the
+                        # procedure again, which then skips the replacements already applied.
+                        rep = replacement(g, d, key, args, done)
+                        if rep is not None:
+                            key, args, done = rep
+                    child = {"p": key, "pc": 0, "l": args, "d": fr["d"], "r": ins[3]}
+                    if done:
+                        child["x"] = done
+                    frames.append(child)
                     raise Stop
                 elif op == RUN:
                     obj = ins[1](c)
@@ -118,19 +134,18 @@ def run(g: Any, d: dict) -> None:
                     if len(frames) >= max_depth:
                         raise RuntimeProblem(f"more than {max_depth} nested effects")
                     frames.append({"p": key, "pc": 0, "l": {"me": ins[2](c), "this": obj},
-                                   "d": fr["d"], "r": None})
+                                   "d": fr["d"], "r": None, **({"x": fr["x"]} if "x" in fr else {})})
                     raise Stop
                 elif op == EMIT:
                     fields = ins[2](c)
                     fr["pc"] = pc
                     depth = fr["d"] + 1
-                    triggers = [t for t in g.triggers.get(ins[1], ())
-                                if t.condition is None or t.condition(Ctx(d, g, dict(fields)))]
-                    if triggers and depth > g.max_trigger_depth:
+                    answers = fired(g, d, ins[1], fields)
+                    if answers and depth > g.max_trigger_depth:
                         raise RuntimeProblem(f"trigger depth {g.max_trigger_depth} exceeded "
                                              f"(event '{ins[1]}' keeps firing)")
-                    for t in reversed(triggers):
-                        frames.append({"p": t.program, "pc": 0, "l": dict(fields), "d": depth, "r": None})
+                    for program, l in reversed(answers):
+                        frames.append({"p": program, "pc": 0, "l": l, "d": depth, "r": None})
                     raise Stop
                 elif op == END:
                     finish(g, d, str(ins[1](c)))

@@ -18,7 +18,8 @@ from .parser import SyntaxProblem, parse
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
 
 # Opcodes (small ints keep the VM's dispatch cheap).
-EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME = range(14)
+EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD = range(15)
+WINDOW = "engine:window"   # the program that offers activated abilities (see load/abilities.py)
 
 
 @dataclass
@@ -136,7 +137,7 @@ class Compiler(ExpressionCompiler):
             if fname in self.env.procedures:
                 args = self.proc_args(value, fname)
                 self.scope.add(name)
-                self.emit_ins((CALL, fname, args, name), node)
+                self.emit_ins((CALL, "proc:" + fname, args, name), node)
                 return
         fn = self.expr(value)
         self.scope.add(name)
@@ -169,7 +170,7 @@ class Compiler(ExpressionCompiler):
         if fname == "choose":
             self.err(node, "choose(...) must be the right-hand side of let, e.g. 'let x = choose(...)'")
         elif fname in self.env.procedures:
-            self.emit_ins((CALL, fname, self.proc_args(node, fname), None), node)
+            self.emit_ins((CALL, "proc:" + fname, self.proc_args(node, fname), None), node)
         elif fname == "run":
             args, named = self.split_args(node)
             if len(args) != 1 or set(named) - {"me"}:
@@ -189,9 +190,15 @@ class Compiler(ExpressionCompiler):
                 self.err(node, "emit(\"event\", name=value, ...) needs the event name as a string")
                 return
             event = str(args[0].children[0])[1:-1]
-            self.emitted.add(event)
+            self.emitted[event] = self.emitted.get(event, set(named)) & set(named)
             fields = {k: self.expr(v) for k, v in named.items()}
             self.emit_ins((EMIT, event, lambda c: {k: f(c) for k, f in fields.items()}), node)
+        elif fname == "window":
+            self.window_call(node)
+        elif fname == "_call" and self.env.internal:
+            args, _named = self.split_args(node)
+            key, argsf = self.expr(args[0]), self.expr(args[1])
+            self.emit_ins((CALLD, key, argsf, None), node)
         else:
             self.emit_ins((EXPR, self.expr(node)), node)
 
@@ -245,6 +252,17 @@ class Compiler(ExpressionCompiler):
             self.patch(b, end)
 
     # ---- calls that change the flow ------------------------------------------------
+    def window_call(self, node: Tree) -> None:
+        """window("name", player): offers the activated abilities of that window."""
+        args, named = self.split_args(node)
+        if len(args) != 2 or named or args[0].data != "string" or "{" in str(args[0].children[0]):
+            self.err(node, 'window("name", player) takes a window name (a plain string) and a player')
+            return
+        name = str(args[0].children[0])[1:-1]
+        self.windows.add(name)
+        p = self.expr(args[1])
+        self.emit_ins((CALL, WINDOW, lambda c: {"w": name, "p": p(c)}, None), node)
+
     def proc_args(self, node: Tree, fname: str) -> Callable:
         params = self.env.procedures[fname]
         return self.bind(node, fname, params)

@@ -18,7 +18,7 @@ from .parser import SyntaxProblem, parse
 from .registry import REGISTRY, Verb
 from .runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, get_attr, text_of
 
-SPECIAL_CALLS = {"choose", "run", "end_game", "emit"}
+SPECIAL_CALLS = {"choose", "run", "end_game", "emit", "window", "_call"}
 CONSTANTS = {"num_players"}
 
 
@@ -43,7 +43,9 @@ class Env:
     dice: set[str] = field(default_factory=set)
     game_vars: set[str] = field(default_factory=set)
     attributes: set[str] = field(default_factory=set)
+    params: dict[str, dict] = field(default_factory=dict)        # rule constants: {value} or {by_players}
     registry: dict[str, Verb] = field(default_factory=lambda: REGISTRY)
+    internal: bool = False                                       # engine-written programs may use _call
 
 
 
@@ -68,7 +70,10 @@ class ExpressionCompiler:
         self.env = env
         self.errors: list[EffectError] = []
         self.pure_only = False
-        self.emitted: set[str] = set()   # events some program emits (a trigger on another is a typo)
+        # events some program emits, with the fields every emit of it gives (a trigger on
+        # another event is a typo; an ability may use only fields the event always has)
+        self.emitted: dict[str, set[str]] = {}
+        self.windows: set[str] = set()   # names passed to window(...) by any program
         self.scope: set[str] = set()
         self.arg_names: dict[int, Token] = {}
 
@@ -211,6 +216,24 @@ class ExpressionCompiler:
             if kind in ("int", "bool", "list"):
                 self.err(node, f"{verb.name}() argument '{param.name}' expects {kind}, got a string")
 
+    def param(self, node: Tree, name: str) -> Callable:
+        """Returns a rule constant: fixed at load, or looked up by the number of players."""
+        entry = self.env.params.get(name)
+        if entry is None:
+            self.err(node, f"no parameter '{name}' (declare it under params)" + suggest(name, self.env.params))
+            return lambda c: None
+        if "by_players" in entry:
+            table = {int(k): v for k, v in entry["by_players"].items()}
+
+            def by_players(c: Ctx) -> Any:
+                try:
+                    return table[c.s["n"]]
+                except KeyError:
+                    raise RuntimeProblem(f"parameter {name} has no value for {c.s['n']} players") from None
+            return by_players
+        value = entry.get("value")
+        return lambda c: value
+
     def check_game_var(self, node: Tree, name: str) -> None:
         if name not in self.env.game_vars:
             self.err(node, f"no game variable '{name}' (declare it under vars.game)"
@@ -247,8 +270,8 @@ class ExpressionCompiler:
                 return local
             if name == "num_players":
                 return lambda c: c.s["n"]
-            if name == "game":
-                self.err(node, "'game' is only used as game.<variable>")
+            if name in ("game", "params"):
+                self.err(node, f"'{name}' is only used as {name}.<name>")
                 return lambda c: None
             self.err(node, f"unknown name '{name}'" + suggest(name, self.scope | CONSTANTS))
             return lambda c: None
@@ -257,6 +280,8 @@ class ExpressionCompiler:
             if base.data == "name" and str(base.children[0]) == "game" and "game" not in self.scope:
                 self.check_game_var(node, attr)
                 return lambda c: c.s["gvars"][attr]
+            if base.data == "name" and str(base.children[0]) == "params" and "params" not in self.scope:
+                return self.param(node, attr)
             self.check_attr(node, attr)
             b = self.expr(base)
             return lambda c: get_attr(c, b(c), attr)

@@ -41,17 +41,20 @@ class Verb:
 
 
 REGISTRY: dict[str, Verb] = {}
+INTERNAL: dict[str, Verb] = {}   # verbs only the engine's own programs may call (names start with _)
 
 
-def register(name: str, *params: Param, pure: bool = False) -> Callable:
+def register(name: str, *params: Param, pure: bool = False, internal: bool = False) -> Callable:
     """Returns a decorator that adds `impl` to the registry under `name`."""
+    table = INTERNAL if internal else REGISTRY
+
     def wrap(impl: Callable) -> Callable:
-        old = REGISTRY.get(name)
+        old = table.get(name)
         if old is not None and (old.impl.__module__, old.impl.__qualname__) != (impl.__module__, impl.__qualname__):
             raise ValueError(f"verb {name!r} is registered by both {old.impl.__module__} and {impl.__module__}")
         for p in params:
             assert p.kind in KINDS, p.kind
-        REGISTRY[name] = Verb(name, tuple(params), impl, pure, (impl.__doc__ or "").strip())
+        table[name] = Verb(name, tuple(params), impl, pure, (impl.__doc__ or "").strip())
         return impl
     return wrap
 

@@ -48,8 +48,16 @@ def get_attr(c: Ctx, x: Any, name: str) -> Any:
     raise RuntimeProblem(f"cannot read .{name} of {x!r}")
 
 
+def frozen(d: dict) -> None:
+    """Raises the problem of a change made while a seat decides a simultaneous step in secret."""
+    raise RuntimeProblem(f"player {d['frozen']} is deciding a simultaneous step in secret: its decision "
+                         "part may not change the game (return the choice; the step's resolve applies it)")
+
+
 def set_attr(c: Ctx, x: Any, name: str, value: Any) -> None:
     """Writes a player variable (int) or an entity's dynamic attribute (str)."""
+    if c.s.get("frozen") is not None:
+        frozen(c.s)
     if type(x) is int and not isinstance(x, bool):
         pv = c.s["pvars"][x]
         if name not in pv:

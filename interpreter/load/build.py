@@ -1,224 +1,29 @@
 """Turns a game folder plus chosen variants into a CompiledGame, or a list of problems.
 
-Pipeline: read and schema-check every file -> merge into one spec that remembers where
-each entry was written -> apply variant overlays (add / replace / remove, never a silent
-collision) -> semantic checks (references, counts, board connectivity) -> compile every
-effect once.
+Pipeline: read and schema-check every file into one Spec (spec.py) -> apply variant
+overlays (overlay.py) -> one small compiler per section: ids, objects and board
+(objects.py), parameters and variables, procedures with their extensions, the steps of
+the turn structure, abilities and triggers (abilities.py), the structure itself
+(structure.py), functions and quantities, scoring. Every problem is collected; the
+game is returned only when there were none.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
 from ..diagnostics import Diagnostic, DefinitionError, suggest
-from ..engine.game import CompiledGame, Trigger
-from ..lang.compiler import Compiler, Env, Program
+from ..engine.abilities import quantity
+from ..engine.game import CompiledGame
+from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang.registry import load_all
-from .files import PART_FILES, display_path, read_part, resolve_game
-from .yaml_safe import Loaded
+from . import abilities, objects, structure
+from .context import Compiling
+from .files import display_path, resolve_game
+from .overlay import apply_variant
+from .spec import Spec, read_spec
 
-KEYED = ("zones", "dice", "components", "cards", "spaces")
-NAMED = ("procedures", "functions")
-
-
-@dataclass(frozen=True)
-class Src:
-    """Where an entry was written: a loaded file and the path inside it."""
-
-    loaded: Loaded
-    path: tuple
-
-    def diag(self, message: str, sub: tuple = (), at_key: bool = False) -> Diagnostic:
-        return self.loaded.diag(self.path + sub, message, at_key=at_key)
-
-
-@dataclass
-class Spec:
-    """The merged definition before compiling; every entry keeps its Src."""
-
-    meta: dict = field(default_factory=dict)
-    meta_src: Src | None = None
-    limits: dict = field(default_factory=dict)
-    sections: dict[str, dict[str, tuple[dict, Src]]] = field(
-        default_factory=lambda: {k: {} for k in KEYED + NAMED})
-    edges: list[tuple[list, Src]] = field(default_factory=list)
-    triggers: list[tuple[dict, Src]] = field(default_factory=list)
-    game_vars: dict[str, tuple[Any, Src]] = field(default_factory=dict)
-    player_vars: dict[str, tuple[Any, Src]] = field(default_factory=dict)
-    private: list[str] = field(default_factory=list)
-    internal: list[str] = field(default_factory=list)
-    legend: str = ""
-    attributes: dict[str, tuple[Any, Src]] = field(default_factory=dict)
-    box: dict[str, tuple[int, Src]] = field(default_factory=dict)
-    flow: tuple[str, Src] | None = None
-    scoring: tuple[dict, Src] | None = None
-    has_board: bool = False
-    assembled_in_play: bool = False
-    pruned: bool = False          # some entries were left out for schema problems
-    variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
-
-
-def _add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
-                 diags: list[Diagnostic], mode: str) -> None:
-    """Merges one section (as found in a base file or an overlay's add/replace)."""
-    here = Src(loaded, base)
-    if name in KEYED:
-        table = spec.sections[name]
-        for i, item in enumerate(value):
-            if item is None:   # left out for a schema problem already reported
-                continue
-            src = Src(loaded, base + (i,))
-            key = item["id"]
-            if mode == "add" and key in table:
-                first = table[key][1]
-                diags.append(src.diag(f"{name[:-1]} '{key}' is already defined at "
-                                      f"{first.loaded.file}:{first.loaded.pos(first.path).line}"
-                                      + ("; an overlay changes it with 'replace'" if base[0] == "add" else ""),
-                                      ("id",)))
-                continue
-            if mode == "replace" and key not in table:
-                diags.append(src.diag(f"replace: no {name[:-1]} '{key}' to replace" + suggest(key, table), ("id",)))
-                continue
-            table[key] = (item, src)
-    elif name in NAMED:
-        table = spec.sections[name]
-        for key, item in value.items():
-            src = Src(loaded, base + (key,))
-            if mode == "add" and key in table:
-                diags.append(src.diag(f"{name[:-1]} '{key}' is already defined; use replace", at_key=True))
-                continue
-            if mode == "replace" and key not in table:
-                diags.append(src.diag(f"replace: no {name[:-1]} '{key}'" + suggest(key, table), at_key=True))
-                continue
-            table[key] = (item, src)
-    elif name == "edges":
-        spec.edges.extend((e, Src(loaded, base + (i,))) for i, e in enumerate(value) if e is not None)
-    elif name == "triggers":
-        if mode == "replace":
-            events = {t["on"] for t in value if t is not None}
-            spec.triggers = [t for t in spec.triggers if t[0]["on"] not in events]
-        spec.triggers.extend((t, Src(loaded, base + (i,))) for i, t in enumerate(value) if t is not None)
-    elif name in ("flow", "scoring"):
-        if mode == "add" and getattr(spec, name) is not None:
-            diags.append(here.diag(f"'{name}' is already defined; an overlay changes it with 'replace'", at_key=True))
-            return
-        setattr(spec, name, (value, here))
-    elif name == "vars":
-        for scope, table in (("game", spec.game_vars), ("player", spec.player_vars)):
-            for key, v in value.get(scope, {}).items():
-                src = Src(loaded, base + (scope, key))
-                if mode == "add" and key in table:
-                    diags.append(src.diag(f"{scope} variable '{key}' is already defined; use replace", at_key=True))
-                    continue
-                if mode == "replace" and key not in table:
-                    diags.append(src.diag(f"replace: no {scope} variable '{key}'" + suggest(key, table), at_key=True))
-                    continue
-                table[key] = (v, src)
-        spec.private.extend(x for x in value.get("private", []) if x not in spec.private)
-        spec.internal.extend(x for x in value.get("internal", []) if x not in spec.internal)
-    elif name in ("attributes", "box"):
-        table = getattr(spec, name)
-        for key, v in value.items():
-            src = Src(loaded, base + (key,))
-            if mode == "replace" and key not in table:
-                diags.append(src.diag(f"replace: no {name} entry '{key}'" + suggest(key, table), at_key=True))
-                continue
-            if mode == "add" and key in table:
-                diags.append(src.diag(f"{name} entry '{key}' is already defined; use replace", at_key=True))
-                continue
-            table[key] = (v, src)
-
-
-def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
-    """Returns the merged base spec of a game folder and every problem found reading it."""
-    spec = Spec()
-    diags: list[Diagnostic] = []
-    for fname, kind in PART_FILES.items():
-        path = folder / fname
-        if not path.is_file():
-            if kind == "game":
-                diags.append(Diagnostic(display_path(path), 1, 1, "missing game.yaml"))
-            continue
-        loaded, problems = read_part(path, display_path(path), kind, partial=True)
-        diags.extend(problems)
-        spec.pruned = spec.pruned or bool(problems)
-        if loaded is None:
-            continue
-        data = loaded.data
-        if kind == "game":
-            spec.meta, spec.meta_src = data["game"], Src(loaded, ("game",))
-            spec.limits = data.get("limits", {})
-            for key in ("vars", "attributes", "box", "procedures", "functions", "triggers", "flow", "scoring"):
-                if key in data:
-                    _add_section(spec, key, data[key], loaded, (key,), diags, "base")
-        elif kind == "board":
-            spec.has_board = True
-            spec.assembled_in_play = data["board"].get("assembled_in_play", False)
-            spec.legend = data["board"].get("legend", "")
-            _add_section(spec, "spaces", data["board"]["spaces"], loaded, ("board", "spaces"), diags, "add")
-            _add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
-        else:
-            for key, value in data.items():
-                _add_section(spec, key, value, loaded, (key,), diags, "add")
-    vdir = folder / "variants"
-    if vdir.is_dir():
-        for path in sorted(vdir.glob("*.yaml")):
-            loaded, problems = read_part(path, display_path(path), "variant")
-            diags.extend(problems)
-            if loaded is None:
-                continue
-            vid = loaded.data["variant"]["id"]
-            if vid in spec.variants:
-                diags.append(loaded.diag(("variant", "id"), f"variant id '{vid}' is used twice"))
-            spec.variants[vid] = (loaded, path)
-    return spec, diags
-
-
-def apply_variant(spec: Spec, vid: str, chosen: list[str], diags: list[Diagnostic]) -> None:
-    """Applies one overlay to the spec: remove, then replace, then add."""
-    loaded, _ = spec.variants[vid]
-    data = loaded.data
-    for req in data["variant"].get("requires", []):
-        if req not in spec.variants:
-            diags.append(loaded.diag(("variant", "requires"), f"requires unknown variant '{req}'"
-                                     + suggest(req, spec.variants)))
-        elif req not in chosen:
-            diags.append(loaded.diag(("variant", "requires"), f"variant '{vid}' requires variant '{req}'"))
-    for ex in data["variant"].get("excludes", []):
-        if ex in chosen:
-            diags.append(loaded.diag(("variant", "excludes"), f"variant '{vid}' cannot be played with '{ex}'"))
-    for name, ids in data.get("remove", {}).items():
-        for i, key in enumerate(ids):
-            src = Src(loaded, ("remove", name, i))
-            if name == "triggers":
-                before = len(spec.triggers)
-                spec.triggers = [t for t in spec.triggers if t[0]["on"] != key]
-                if len(spec.triggers) == before:
-                    diags.append(src.diag(f"remove: no trigger on event '{key}'"))
-                continue
-            table = spec.sections[name]
-            if key not in table:
-                diags.append(src.diag(f"remove: no {name[:-1]} '{key}'" + suggest(key, table)))
-                continue
-            del table[key]
-            if name == "spaces":
-                spec.edges = [e for e in spec.edges if key not in e[0]]
-    for mode in ("replace", "add"):
-        for name, value in data.get(mode, {}).items():
-            _add_section(spec, name, value, loaded, (mode, name), diags, mode)
-    players = data["variant"].get("players")
-    if players:
-        spec.meta = dict(spec.meta)
-        spec.meta["players"] = {"min": players.get("min", spec.meta["players"]["min"]),
-                                "max": players.get("max", spec.meta["players"]["max"])}
-
-
-def _instances(item: dict) -> list[str]:
-    n = item.get("count", 1)
-    return [item["id"]] if n == 1 else [f"{item['id']}.{i}" for i in range(1, n + 1)]
+__all__ = ["build", "load_game", "list_variants", "read_spec"]
 
 
 def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[Diagnostic]]:
@@ -232,196 +37,202 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
             continue
         apply_variant(spec, vid, variants, diags)
-    if spec.meta_src is None or spec.flow is None or spec.scoring is None:
+    if spec.meta_src is None or spec.structure is None or spec.scoring is None:
         return None, diags
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(spec, folder, variants, diags)
+    return _compile(Compiling(spec, diags), folder, variants)
 
 
-def _compile(spec: Spec, folder: Path, variants: list[str], diags: list[Diagnostic]
-             ) -> tuple[CompiledGame | None, list[Diagnostic]]:
-    zones, dice = spec.sections["zones"], spec.sections["dice"]
-    spaces = spec.sections["spaces"]
-    # -- ids are one namespace ------------------------------------------------------
-    owner: dict[str, str] = {}
-    for section in KEYED:
-        for key, (_item, src) in spec.sections[section].items():
-            if key in owner and owner[key] != section:
-                diags.append(src.diag(f"id '{key}' is also used by a {owner[key][:-1]}", ("id",)))
-            owner.setdefault(key, section)
-    # -- objects ---------------------------------------------------------------------
-    props: dict[str, dict[str, Any]] = {}
-    effects_src: dict[str, tuple[str, Src]] = {}
-    components: list[tuple[str, str, str]] = []
-    effects: dict[str, str] = {}
-    for section in ("components", "cards"):
-        for key, (item, src) in spec.sections[section].items():
-            start = item["start"]
-            if start not in zones and start not in spaces:
-                diags.append(src.diag(f"start '{start}' is neither a zone nor a board space"
-                                      + suggest(start, list(zones) + list(spaces)), ("start",)))
-            elif start in zones and zones[start][0].get("per_player"):
-                diags.append(src.diag(f"start zone '{start}' is per player; start in a shared zone "
-                                      "and deal in the flow", ("start",)))
-            kind = item.get("kind", "card" if section == "cards" else item.get("kind"))
-            base = {"kind": kind, "name": item.get("name", key), "def": key, **item.get("props", {})}
-            if "text" in item:
-                base["text"] = item["text"]
-            if "effect" in item:
-                effects_src[key] = (item["effect"], Src(src.loaded, src.path + ("effect",)))
-            instances = _instances(item)
-            for i, obj in enumerate(instances, 1):
-                if obj in owner and obj != key:
-                    diags.append(src.diag(f"object id '{obj}' clashes with a {owner[obj][:-1]}", ("id",)))
-                props[obj] = base if len(instances) == 1 else {**base, "name": f"{base['name']} {i}",
-                                                               "set_name": base["name"]}
-                components.append((obj, kind, start))
-                if "effect" in item:
-                    effects[obj] = f"effect:{key}"
-    # -- board -----------------------------------------------------------------------
-    graph = nx.Graph()
-    for key, (item, _src) in spaces.items():
-        graph.add_node(key)
-        # An unnamed space reads as "id (kind)" in logs and option labels.
-        props[key] = {"kind": item["kind"], "name": item.get("name", f"{key} ({item['kind']})"),
-                      **({"at": item["at"]} if "at" in item else {}), **item.get("props", {})}
-    for (a, b), src in spec.edges:
-        for i, end in enumerate((a, b)):
-            if end not in spaces:
-                diags.append(src.diag(f"edge end '{end}' is not a space" + suggest(end, spaces), (i,)))
-        if a == b:
-            diags.append(src.diag(f"edge joins '{a}' to itself"))
-        if a in spaces and b in spaces:
-            graph.add_edge(a, b)
-    if spaces and not spec.assembled_in_play and not nx.is_connected(graph):
-        parts = sorted(nx.connected_components(graph), key=len)
-        lonely = sorted(parts[0])[:5]
-        src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src
-        diags.append(src.diag(f"the board is not connected: {len(parts)} separate parts; "
-                              f"e.g. {', '.join(lonely)} cannot be reached from the rest"))
-    for key, (item, src) in zones.items():
-        props[key] = {"kind": "zone", "name": key}
-        show = item.get("show")
-        if show is not None and len(spec.sections["functions"].get(show, ({}, None))[0].get("params", ())) != 1:
-            diags.append(src.diag(f"show: '{show}' is not a function of one object"
-                                  + suggest(show, spec.sections["functions"]), ("show",)))
-    # -- box inventory ---------------------------------------------------------------
-    counts: dict[str, int] = {}
-    for _obj, kind, _start in components:
-        counts[kind] = counts.get(kind, 0) + 1
-    if spec.box and not spec.pruned:   # counts are meaningless with entries left out
-        for kind, (n, src) in spec.box.items():
-            if counts.get(kind, 0) != n:
-                diags.append(src.diag(f"box declares {n} '{kind}' but the definitions hold {counts.get(kind, 0)}"))
-        for kind in counts:
-            if kind not in spec.box:
-                diags.append(spec.meta_src.diag(f"components of kind '{kind}' are not declared in 'box'"))
+def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[Diagnostic]]:
+    spec = cx.spec
+    world = objects.compile_objects(cx)
+    params = _params(cx)
+    cx.comp = Compiler(_env(spec, world, params))
+    inside = structure.scopes(cx)
+    _procedures(cx)
+    _effects(cx, world)
+    structure.compile_steps(cx, inside)
+    fields = _event_fields(cx, inside)
+    quantities = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["quantities"].items()}
+    procedures = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()}
+    table = abilities.compile_abilities(cx, fields, quantities, procedures)
+    listened = set(table.listeners)
+    windows = {w for w in table.activated if w in inside}
+    _check_windows(cx, table, inside)
+    structure.compile_main(cx, inside, listened, windows)
+    functions = _functions(cx, table, quantities)
+    scoring = _scoring(cx)
+    _check_vars(cx)
+    if cx.diags:
+        return None, cx.diags
     meta = spec.meta
-    if meta["players"]["min"] > meta["players"]["max"]:
-        diags.append(spec.meta_src.diag("players: min is more than max", ("players",)))
-    # -- compile effects -------------------------------------------------------------
-    attributes = {"id", "name", "kind", "def", "text"} | set(spec.player_vars) | set(spec.attributes)
-    for p in props.values():
-        attributes |= set(p)
-    env = Env(procedures={k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()},
-              functions={k: tuple(v[0].get("params", ())) for k, v in spec.sections["functions"].items()},
-              places=set(zones) | set(spaces), zones=set(zones),
-              objects={o for o, _k, _s in components}, spaces=set(spaces), dice=set(dice),
-              game_vars=set(spec.game_vars), attributes=attributes)
-    comp = Compiler(env)
-    programs: dict[str, Program] = {}
-
-    def report(src: Src) -> None:
-        for e in comp.errors:
-            pos = src.loaded.locate(src.path, e.line, e.column)
-            diags.append(Diagnostic(src.loaded.file, pos.line, pos.column, e.message))
-        comp.errors.clear()
-
-    def program(key: str, text: str, src: Src, params: tuple = (), predefined: tuple = ()) -> None:
-        prog = comp.program(key, text, params, predefined)
-        if prog is None:
-            report(src)
-            return
-        prog.file = src.loaded.file
-        prog.where = [(p.line, p.column) for p in (src.loaded.locate(src.path, l, c) for l, c in prog.where)]
-        programs[key] = prog
-
-    flow_text, flow_src = spec.flow
-    program("main", flow_text, flow_src)
-    for name, (item, src) in spec.sections["procedures"].items():
-        program("proc:" + name, item["do"], Src(src.loaded, src.path + ("do",)), tuple(item.get("params", ())))
-    for key, (text, src) in effects_src.items():
-        program(f"effect:{key}", text, src, predefined=("me", "this"))
-    triggers: dict[str, list[Trigger]] = {}
-    for i, (t, src) in enumerate(spec.triggers):
-        params = tuple(t.get("params", ()))
-        cond = None
-        if "if" in t:
-            cond = comp.expression(t["if"], params)
-            report(Src(src.loaded, src.path + ("if",)))
-        program(f"trigger:{i}", t["do"], Src(src.loaded, src.path + ("do",)), params)
-        triggers.setdefault(t["on"], []).append(Trigger(t["on"], cond, f"trigger:{i}"))
-    for t, src in spec.triggers:
-        if t["on"] not in comp.emitted:
-            diags.append(src.diag(f"trigger on '{t['on']}': no effect emits that event"
-                                  + suggest(t["on"], comp.emitted), ("on",)))
-    functions: dict[str, Any] = {}
-    for name, (item, src) in spec.sections["functions"].items():
-        fn = comp.expression(item["expr"], tuple(item.get("params", ())))
-        report(Src(src.loaded, src.path + ("expr",)))
-        if fn is not None:
-            functions[name] = fn
-    scoring, ssrc = spec.scoring
-    score = comp.expression(scoring["score"], ("me",))
-    report(Src(ssrc.loaded, ssrc.path + ("score",)))
-    tiebreaks = []
-    for i, text in enumerate(scoring.get("tiebreak", [])):
-        tiebreaks.append(comp.expression(text, ("me",)))
-        report(Src(ssrc.loaded, ssrc.path + ("tiebreak", i)))
-    win_if = None
-    if "win_if" in scoring:
-        win_if = comp.expression(scoring["win_if"], ("me",))
-        report(Src(ssrc.loaded, ssrc.path + ("win_if",)))
-    for table in (spec.game_vars, spec.player_vars, spec.attributes):
-        for name, (value, src) in table.items():
-            if isinstance(value, str) and value.lower() in ("none", "nil"):
-                diags.append(src.diag(f"'{name}: {value}' is the text \"{value}\" in YAML; write null "
-                                      "for no value (the effect language's none)"))
-    for name in spec.internal:
-        if name not in spec.game_vars and name not in spec.player_vars:
-            diags.append(spec.meta_src.diag(f"vars.internal names '{name}', which is not a variable"
-                                            + suggest(name, list(spec.game_vars) + list(spec.player_vars))))
-    if diags:
-        return None, diags
-    adj = {s: tuple(graph.neighbors(s)) for s in spaces}
-    kinds: dict[str, list[str]] = {}
-    for obj, kind, _ in components:
-        kinds.setdefault(kind, []).append(obj)
     game = CompiledGame(
         id=meta["id"], name=meta["name"], version=meta["version"], variants=tuple(variants),
         min_players=meta["players"]["min"], max_players=meta["players"]["max"],
-        programs=programs, main="main", functions=functions, effects=effects, props=props,
+        programs=cx.programs, main="main", functions=functions, effects=world.effects, props=world.props,
         attr_defaults={k: v for k, (v, _) in spec.attributes.items()},
-        zones={k: v[0] for k, v in zones.items()},
-        dice={k: list(v[0]["faces"]) for k, v in dice.items()},
-        spaces=list(spaces), adj=adj, edge_list=[tuple(e) for e, _ in spec.edges],
-        components=components,
-        player_vars={k: v for k, (v, _) in spec.player_vars.items()}, private_vars=set(spec.private),
-        game_vars={k: v for k, (v, _) in spec.game_vars.items()},
-        score=score, tiebreaks=tiebreaks, triggers=triggers, win_if=win_if,
+        zones={k: v[0] for k, v in spec.sections["zones"].items()},
+        dice={k: list(v[0]["faces"]) for k, v in spec.sections["dice"].items()},
+        spaces=list(spec.sections["spaces"]), adj=world.adj, edge_list=[tuple(e) for e, _ in spec.edges],
+        components=world.components,
+        player_vars=_defaults(spec.player_vars, params), private_vars=set(spec.private),
+        game_vars=_defaults(spec.game_vars, params),
+        score=scoring[0], tiebreaks=scoring[1], win_if=scoring[2], abilities=table,
         internal_vars=set(spec.internal), legend=spec.legend,
         player_names=list(meta.get("player_names", [])),
         step_budget=spec.limits.get("steps", 200_000), max_depth=spec.limits.get("depth", 64),
         max_trigger_depth=spec.limits.get("trigger_depth", 16),
-        source_dir=str(folder),
+        source_dir=str(folder), params=params, quantities=set(quantities),
+        window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()},
         meta={"rulebook": meta.get("rulebook", ""), "description": meta.get("description", ""),
               "box": {k: v for k, (v, _) in spec.box.items()},
               "variants": {k: v[0].data["variant"]["name"] for k, v in spec.variants.items()}},
     )
-    game.kind_index = {k: tuple(v) for k, v in kinds.items()}
-    game.env = env
+    game.kind_index = world.kind_index
+    game.env = cx.comp.env
     return game, []
+
+
+def _params(cx: Compiling) -> dict[str, dict]:
+    """Returns the rule constants; a table by player count must cover every player count."""
+    spec = cx.spec
+    out: dict[str, dict] = {}
+    lo, hi = spec.meta["players"]["min"], spec.meta["players"]["max"]
+    for name, (entry, src) in spec.sections["params"].items():
+        if ("value" in entry) == ("by_players" in entry):
+            cx.diags.append(src.diag(f"parameter '{name}' needs either value: or by_players:", at_key=True))
+            continue
+        if "by_players" in entry:
+            missing = [n for n in range(lo, hi + 1) if str(n) not in entry["by_players"]]
+            if missing:
+                cx.diags.append(src.diag(f"parameter '{name}' has no value for {', '.join(map(str, missing))} "
+                                         "player(s)", ("by_players",)))
+        out[name] = entry
+    return out
+
+
+def _defaults(table: dict[str, tuple[Any, Any]], params: dict[str, dict]) -> dict[str, Any]:
+    """Returns variables' start values; `{param: name}` takes a parameter's value."""
+    out = {}
+    for k, (v, _src) in table.items():
+        if isinstance(v, dict) and set(v) == {"param"} and v["param"] in params:
+            v = params[v["param"]].get("value")
+        out[k] = v
+    return out
+
+
+def _env(spec: Spec, world: objects.World, params: dict[str, dict]) -> Env:
+    attributes = {"id", "name", "kind", "def", "text"} | set(spec.player_vars) | set(spec.attributes)
+    for p in world.props.values():
+        attributes |= set(p)
+    fns = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["functions"].items()}
+    fns.update({k: tuple(v[0].get("params", ())) for k, v in spec.sections["quantities"].items()})
+    zones, spaces = spec.sections["zones"], spec.sections["spaces"]
+    return Env(procedures={k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()},
+               functions=fns, places=set(zones) | set(spaces), zones=set(zones),
+               objects={o for o, _k, _s in world.components}, spaces=set(spaces), dice=set(spec.sections["dice"]),
+               game_vars=set(spec.game_vars), attributes=attributes, params=params)
+
+
+def _procedures(cx: Compiling) -> None:
+    """Compiles each procedure; one with extensions becomes: before parts, body, after parts."""
+    for name, (item, src) in cx.spec.sections["procedures"].items():
+        params = tuple(item.get("params", ()))
+        exts = cx.spec.extensions.get(name)
+        if name in cx.comp.env.functions:
+            cx.diags.append(src.diag(f"'{name}' is both a procedure and a function", at_key=True))
+        if not exts:
+            cx.program("proc:" + name, item["do"], src.at("do"), params)
+            continue
+        body = f"proc:{name}:body"
+        cx.program(body, item["do"], src.at("do"), params)
+        take = lambda c, ps=params: {k: c.l[k] for k in ps}  # noqa: E731
+        code: list[tuple] = []
+        afters: list[str] = []
+        for i, (ext, esrc) in enumerate(exts):
+            if "before" in ext:
+                key = f"proc:{name}:before:{i}"
+                if cx.program(key, ext["before"], esrc.at("before"), params):
+                    code.append((CALL, key, take, None))
+            if "after" in ext:
+                key = f"proc:{name}:after:{i}"
+                if cx.program(key, ext["after"], esrc.at("after"), params + ("result",)):
+                    afters.append(key)
+        code.append((CALL, body, take, "#result"))
+        for key in afters:
+            code.append((CALL, key, lambda c, ps=params: {**{k: c.l[k] for k in ps}, "result": c.l["#result"]}, None))
+        code.append((RET, lambda c: c.l["#result"]))
+        cx.generated("proc:" + name, code, src, params)
+
+
+def _effects(cx: Compiling, world: objects.World) -> None:
+    for key, (text, src) in world.effects_src.items():
+        cx.program(f"effect:{key}", text, src, predefined=("me", "this"))
+
+
+def _event_fields(cx: Compiling, inside: dict[str, bool]) -> dict[str, set[str]]:
+    """Returns every event some rule emits or the structure announces, with its sure fields."""
+    out = {k: set(v) for k, v in cx.comp.emitted.items()}
+    for ev, f in structure.events(cx, inside).items():
+        out[ev] = out[ev] & f if ev in out else set(f)
+    return out
+
+
+def _check_windows(cx: Compiling, table: Any, inside: dict[str, bool]) -> None:
+    known = set(inside) | cx.comp.windows
+    for w, abs_ in table.activated.items():
+        if w not in known:
+            for ab in abs_:
+                src = _ability_src(cx, ab.key)
+                cx.diags.append(src.diag(f"window '{w}' is neither a step of the structure nor a window "
+                                         "a rule opens with window(...)" + suggest(w, known), ("window",)))
+
+
+def _ability_src(cx: Compiling, key: str) -> Any:
+    def_id, _, i = key.rpartition("#")
+    for d, _section, _objs, abs_ in abilities.bearers(cx):
+        if d == def_id:
+            return abs_[int(i)][1]
+    return cx.spec.meta_src
+
+
+def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for section in ("functions", "quantities"):
+        for name, (item, src) in cx.spec.sections[section].items():
+            params = tuple(item.get("params", ()))
+            fn = cx.expression(item["expr"], src.at("expr"), params)
+            if fn is None:
+                continue
+            if section == "quantities":
+                fn = quantity(name, fn, params, table.statics.get(name, []))
+            out[name] = fn
+    return out
+
+
+def _scoring(cx: Compiling) -> tuple[Any, list, Any]:
+    scoring, src = cx.spec.scoring
+    score = cx.expression(scoring["score"], src.at("score"), ("me",))
+    ties = [cx.expression(t, src.at("tiebreak", i), ("me",)) for i, t in enumerate(scoring.get("tiebreak", []))]
+    win_if = cx.expression(scoring["win_if"], src.at("win_if"), ("me",)) if "win_if" in scoring else None
+    return score, ties, win_if
+
+
+def _check_vars(cx: Compiling) -> None:
+    spec = cx.spec
+    for table in (spec.game_vars, spec.player_vars, spec.attributes):
+        for name, (value, src) in table.items():
+            if isinstance(value, str) and value.lower() in ("none", "nil"):
+                cx.diags.append(src.diag(f"'{name}: {value}' is the text \"{value}\" in YAML; write null "
+                                         "for no value (the effect language's none)"))
+            if isinstance(value, dict) and set(value) == {"param"} and value["param"] not in spec.sections["params"]:
+                cx.diags.append(src.diag(f"no parameter '{value['param']}' for the start value of '{name}'"
+                                         + suggest(str(value["param"]), spec.sections["params"])))
+    for name in spec.internal:
+        if name not in spec.game_vars and name not in spec.player_vars:
+            cx.diags.append(spec.meta_src.diag(f"vars.internal names '{name}', which is not a variable"
+                                               + suggest(name, list(spec.game_vars) + list(spec.player_vars))))
 
 
 def load_game(spec: str | Path, variants: list[str] | tuple[str, ...] = ()) -> CompiledGame:

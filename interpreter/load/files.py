@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, DefinitionError, suggest
@@ -56,11 +57,21 @@ def resolve_game(spec: str | Path) -> Path | None:
     return None
 
 
+def _schema(kind: str) -> dict:
+    return json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _registry() -> Registry:
+    """Returns the registry holding the shared definitions every file schema refers to."""
+    defs = _schema("defs")
+    return Registry().with_resource(defs["$id"], Resource.from_contents(defs))
+
+
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     """Returns the schema validator for one kind of file, built once."""
-    schema = json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text("utf-8"))
-    return Draft202012Validator(schema)
+    return Draft202012Validator(_schema(kind), registry=_registry())
 
 
 def _schema_props(schema: dict) -> list[str]:

@@ -16,8 +16,11 @@ def _list(x: Any, who: str) -> list:
 
 @register("log", P("text", "str"), P("to", "any", None))
 def log(c: Ctx, text: Any, to: Any) -> None:
-    """Writes a line to the game log; `to=player` keeps it private to that seat."""
+    """Writes a line to the game log; `to=player` keeps it private to that seat (and while a
+    seat decides a simultaneous step in secret, every line it writes is kept to it)."""
     if c.s.get("log_on", True):
+        if to is None:
+            to = c.s.get("frozen")
         c.s["log"].append([text if type(text) is str else text_of(c, text), to])
 
 

@@ -1,0 +1,222 @@
+"""Abilities at play time: which objects' abilities count now, who controls them, and the
+four kinds at work (triggered on events, activated in windows, static modifiers of
+quantities, replacements of procedure calls).
+
+An ability counts while its object is in one of the zones it names (`while_in`); a
+board space's abilities always count. The controller (`me` in the ability's effect) is
+the seat whose per-player zone holds the object, else the object's `owner` attribute.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..lang.runtime import Ctx, RuntimeProblem
+
+ANYWHERE = None
+BOARD = "board"        # in while_in: any board space
+
+
+@dataclass(frozen=True)
+class Ability:
+    """One compiled ability of one object definition, shared by all its instances."""
+
+    key: str                              # "<object definition id>#<index>"
+    kind: str                             # triggered | activated | static | replacement
+    objects: tuple[str, ...]              # the instances carrying it (a space: itself)
+    zones: frozenset[str] | None          # where it counts; None: anywhere
+    name: str = ""
+    text: str = ""
+    condition: Callable | None = None
+    program: str | None = None            # the effect's program key
+    event: str | None = None              # triggered
+    optional: bool = False
+    windows: tuple[str, ...] = ()         # activated
+    cost: str | None = None
+    can_pay: Callable | None = None
+    limit: tuple[str, int, str | None] | None = None   # (per, n, group shared by several abilities)
+    target: str | None = None             # static: the quantity; replacement: the procedure
+    add: Callable | None = None
+    times: Callable | None = None
+    set: Callable | None = None
+
+
+@dataclass(frozen=True)
+class Listener:
+    """A game-level trigger (no objects) or a triggered ability, waiting for one event."""
+
+    program: str
+    condition: Callable | None
+    ability: Ability | None = None
+
+
+@dataclass
+class AbilityTable:
+    """Every ability of a compiled game, indexed the way play looks them up."""
+
+    listeners: dict[str, list[Listener]] = field(default_factory=dict)
+    activated: dict[str, list[Ability]] = field(default_factory=dict)      # window -> abilities
+    statics: dict[str, list[Ability]] = field(default_factory=dict)        # quantity -> abilities
+    replacements: dict[str, list[Ability]] = field(default_factory=dict)   # program key -> abilities
+    by_key: dict[str, Ability] = field(default_factory=dict)
+
+    def count(self) -> int:
+        return len(self.by_key)
+
+
+def controller(d: dict, obj: str) -> int | None:
+    """Returns the seat controlling an object (see the module docstring), or None."""
+    place = d["loc"].get(obj)
+    if place is not None:
+        _, sep, owner = place.partition("/")
+        if sep:
+            return int(owner)
+    owner = d["attrs"].get(obj, {}).get("owner")
+    return owner if type(owner) is int else None
+
+
+def counts(d: dict, g: Any, ab: Ability, obj: str) -> bool:
+    """Returns whether an ability of this object counts now (its object is where it says)."""
+    if ab.zones is None:
+        return True
+    place = d["loc"].get(obj)
+    if place is None:           # a board space carries its own abilities
+        return True
+    base = place.partition("/")[0]
+    return base in ab.zones or (BOARD in ab.zones and place in g.adj)
+
+
+def _locals(d: dict, obj: str, extra: dict) -> dict:
+    return {**extra, "me": controller(d, obj), "this": obj}
+
+
+def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
+    """Returns (program, locals) for every trigger and ability answering an event, in order."""
+    out: list[tuple[str, dict]] = []
+    for t in g.abilities.listeners.get(event, ()):
+        ab = t.ability
+        if ab is None:
+            if t.condition is None or t.condition(Ctx(d, g, dict(fields))):
+                out.append((t.program, dict(fields)))
+            continue
+        for obj in ab.objects:
+            if counts(d, g, ab, obj):
+                l = _locals(d, obj, fields)
+                if t.condition is None or t.condition(Ctx(d, g, l)):
+                    out.append((t.program, l))
+    return out
+
+
+# ---- activated abilities ------------------------------------------------------------
+def _uses(d: dict, per: str) -> dict:
+    return d.setdefault("uses", {}).setdefault(per, {})
+
+
+def _limit_key(ab: Ability, obj: str, p: int | None) -> str:
+    """A group limit is counted per controlling seat; an ability's own, per object."""
+    group = ab.limit[2]
+    return f"{group}@{p}" if group else f"{ab.key}@{obj}"
+
+
+def usable(g: Any, d: dict, window: str, p: int) -> list[list]:
+    """Returns [ability key, object] for each activated ability `p` may use now in a window."""
+    out = []
+    for ab in g.abilities.activated.get(window, ()):
+        for obj in ab.objects:
+            if not counts(d, g, ab, obj) or controller(d, obj) != p:
+                continue
+            if ab.limit is not None and _uses(d, ab.limit[0]).get(_limit_key(ab, obj, p), 0) >= ab.limit[1]:
+                continue
+            c = Ctx(d, g, _locals(d, obj, {"p": p}))
+            if ab.condition is not None and not ab.condition(c):
+                continue
+            if ab.can_pay is not None and not ab.can_pay(c):
+                continue
+            out.append([ab.key, obj])
+    return out
+
+
+def note_use(g: Any, d: dict, key: str, obj: str) -> None:
+    """Counts one use of an activated ability against its limit."""
+    ab = g.abilities.by_key[key]
+    if ab.limit is not None:
+        uses = _uses(d, ab.limit[0])
+        k = _limit_key(ab, obj, controller(d, obj))
+        uses[k] = uses.get(k, 0) + 1
+
+
+def label(g: Any, key: str, obj: str) -> str:
+    ab = g.abilities.by_key[key]
+    name = ab.name or str(g.props.get(obj, {}).get("name", obj))
+    return f"{name}: {ab.text}" if ab.text else name
+
+
+# ---- turn and round bookkeeping -----------------------------------------------------
+def period_ends(d: dict, per: str) -> None:
+    """Ends a turn or round: its use counts and its temporary modifiers lapse."""
+    uses = d.get("uses")
+    if uses and per in uses:
+        del uses[per]
+    mods = d.get("mods")
+    if mods:
+        d["mods"] = [m for m in mods if m["until"] != per]
+
+
+# ---- static abilities and temporary modifiers ---------------------------------------
+def quantity(name: str, base: Callable, params: tuple[str, ...], statics: list[Ability]) -> Callable:
+    """Returns a quantity function: its base formula changed by every static ability that
+    counts (set, then times, then add, each in definition order) and by temporary
+    modifiers (verb `modify`) whose arguments match."""
+    statics = tuple(statics)
+
+    def value(c: Ctx) -> Any:
+        v = base(c)
+        d, g, args = c.s, c.g, c.l
+        sets, times, adds = [], [], []
+        for ab in statics:
+            for obj in ab.objects:
+                if not counts(d, g, ab, obj):
+                    continue
+                cc = Ctx(d, g, _locals(d, obj, args))
+                if ab.condition is not None and not ab.condition(cc):
+                    continue
+                if ab.set is not None:
+                    sets.append(ab.set(cc))
+                if ab.times is not None:
+                    times.append(ab.times(cc))
+                if ab.add is not None:
+                    adds.append(ab.add(cc))
+        for m in d.get("mods", ()):
+            if m["q"] == name and all(args.get(k) == m["args"][i] for i, k in enumerate(params[:len(m["args"])])):
+                for op, bucket in (("set", sets), ("times", times), ("add", adds)):
+                    if op in m:
+                        bucket.append(m[op])
+        if sets:
+            v = sets[-1]
+        try:
+            for t in times:
+                v = v * t
+            for a in adds:
+                v = v + a
+        except TypeError:
+            raise RuntimeProblem(f"cannot modify quantity {name} ({v!r}) by {times + adds!r}") from None
+        return v
+    return value
+
+
+# ---- replacements --------------------------------------------------------------------
+def replacement(g: Any, d: dict, key: str, args: dict, done: list | None) -> tuple[str, dict, list] | None:
+    """Returns (program, locals, applied) of the first replacement of a procedure call that
+    counts, holds and has not already replaced this call, or None."""
+    for ab in g.abilities.replacements.get(key, ()):
+        for obj in ab.objects:
+            rid = f"{ab.key}@{obj}"
+            if done and rid in done:
+                continue
+            if not counts(d, g, ab, obj):
+                continue
+            l = _locals(d, obj, args)
+            if ab.condition is not None and not ab.condition(Ctx(d, g, l)):
+                continue
+            return ab.program, l, (done or []) + [rid]
+    return None

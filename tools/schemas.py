@@ -1,0 +1,287 @@
+"""Writes the JSON Schemas in schemas/ from one table of shared definitions.
+
+Every file kind (game, components, cards, board, variant, scenario) refers to the shared
+`defs.schema.json`, so an entry (a card, an ability, a step of the turn structure) is
+described once, whether it stands in a base file or in an overlay's add/replace.
+tests/test_packaging.py checks that the committed schemas match this script's output.
+Usage: python3 tools/schemas.py [--check]
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = "https://cairn.invalid/schemas/"
+EVENT = "^[a-zA-Z_][a-zA-Z0-9_]*(:[a-z0-9][a-z0-9_.-]*)?$"
+
+
+def R(name: str) -> dict:
+    """Returns a reference to a shared definition."""
+    return {"$ref": f"defs.schema.json#/$defs/{name}"}
+
+
+def L(name: str) -> dict:
+    """Returns a reference inside defs.schema.json itself."""
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def obj(props: dict, required: tuple = (), doc: str = "") -> dict:
+    out: dict[str, Any] = {"type": "object", "additionalProperties": False}
+    if doc:
+        out["description"] = doc
+    if required:
+        out["required"] = list(required)
+    out["properties"] = props
+    return out
+
+
+def table(item: dict, key: dict | None = None) -> dict:
+    return {"type": "object", "propertyNames": key or L("name"), "additionalProperties": item}
+
+
+ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$", "maxLength": 80}
+NAME = {"type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 60}
+TEXT = {"type": "string", "maxLength": 20000}
+
+ABILITY = obj({
+    "on": {"type": "string", "pattern": EVENT, "maxLength": 140,
+           "description": "triggered: the event (an engine event such as turn_start or step_end:ID, or one a rule emits)"},
+    "activate": {**ID, "description": "activated: the ability's id, unique on its object"},
+    "modifies": {**NAME, "description": "static: the quantity it changes"},
+    "instead_of": {**NAME, "description": "replacement: the procedure whose call it replaces"},
+    "name": {"type": "string"}, "text": {"type": "string"}, "doc": {"type": "string"}, "rule": L("rule"),
+    "while_in": {"description": "the zones the object must be in for the ability to count, or 'anywhere'",
+                 "anyOf": [{"const": "anywhere"}, L("ids")]},
+    "if": L("expr"), "do": L("effect"),
+    "optional": {"type": "boolean", "description": "a 'may' ability: its controller is asked first"},
+    "window": {"type": "array", "items": L("id"), "minItems": 1, "maxItems": 50,
+               "description": "activated: the steps or named windows it may be used in"},
+    "limit": obj({"per": {"enum": ["turn", "round", "game"]},
+                  "n": {"type": "integer", "minimum": 1, "maximum": 1000},
+                  "group": {**ID, "description": "abilities of one group share the limit"}}, ("per", "n")),
+    "cost": {**TEXT, "description": "activated: what is paid before the effect"},
+    "can_pay": {**TEXT, "description": "activated: whether the cost can be paid now"},
+    "add": L("expr"), "times": L("expr"), "set": L("expr"),
+}, doc="one ability: triggered (on), activated (activate), static (modifies) or replacement (instead_of)")
+
+NODE = obj({
+    "round": L("id"), "turn": L("id"), "phase": L("id"), "step": L("id"),
+    "name": {"type": "string"}, "doc": {"type": "string"}, "rule": L("rule"),
+    "if": L("expr"), "while": L("expr"), "until": L("expr"), "times": L("expr"),
+    "counter": {**NAME, "description": "a game variable set to 1, 2, ... at each repetition"},
+    "players": {"description": "run once for each player: clockwise, counterclockwise, or {order: list expression}",
+                "anyOf": [{"enum": ["clockwise", "counterclockwise"]}, obj({"order": L("expr")}, ("order",))]},
+    "from": {**TEXT, "description": "the first player of the players iteration (default seat 0)"},
+    "skip": {**TEXT, "description": "a player for whom this holds is skipped"},
+    "simultaneous": {"type": "boolean",
+                     "description": "each player decides in secret: do returns the choice and may not change the game; "
+                                    "then resolve runs with `choices` (one per seat)"},
+    "resolve": L("effect"), "do": L("effect"),
+    "steps": {"type": "array", "items": L("node"), "maxItems": 200},
+}, doc="a part of the turn structure, named by exactly one of round, turn, phase or step")
+
+DEFS: dict[str, Any] = {
+    "id": ID, "name": NAME, "effect": TEXT, "expr": TEXT,
+    "names": {"type": "array", "items": L("name"), "maxItems": 20},
+    "ids": {"type": "array", "items": L("id"), "maxItems": 500},
+    "value": {"anyOf": [{"type": ["string", "integer", "boolean", "null"]},
+                        {"type": "array", "maxItems": 500, "items": L("value")},
+                        {"type": "object", "maxProperties": 200, "additionalProperties": L("value")}]},
+    "rule": {"description": "the rulebook clause(s) this entry carries",
+             "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "maxItems": 50}]},
+    "provenance": obj({"kind": {"enum": ["rulebook", "reconstructed", "external"]},
+                       "section": {"type": "string"}, "source": {"type": "string"}, "note": {"type": "string"}},
+                      ("kind",)),
+    "props": table(L("value")),
+    "zone": obj({"id": L("id"), "per_player": {"type": "boolean"},
+                 "visibility": {"enum": ["public", "owner", "hidden"]}, "doc": {"type": "string"},
+                 "display": {"enum": ["list", "count", "none"],
+                             "description": "how the readable view shows the zone (default list)"},
+                 "show": {**NAME, "description": "a function of one object giving the text the readable view shows for it"}},
+                ("id",)),
+    "die": obj({"id": L("id"), "faces": {"type": "array", "minItems": 1, "maxItems": 100,
+                                         "items": {"type": ["integer", "string"]}},
+                "provenance": L("provenance")}, ("id", "faces")),
+    "ability": ABILITY,
+    "abilities": {"type": "array", "items": L("ability"), "maxItems": 50},
+    "component": obj({"id": L("id"), "kind": L("id"), "name": {"type": "string"},
+                      "count": {"type": "integer", "minimum": 1, "maximum": 1000}, "start": L("id"),
+                      "text": {"type": "string"}, "props": L("props"), "effect": L("effect"),
+                      "abilities": L("abilities"), "provenance": L("provenance")},
+                     ("id", "kind", "start", "provenance")),
+    "card": obj({"id": L("id"), "name": {"type": "string"}, "kind": L("id"),
+                 "count": {"type": "integer", "minimum": 1, "maximum": 1000}, "start": L("id"),
+                 "text": {"type": "string"}, "effect": L("effect"), "abilities": L("abilities"),
+                 "props": L("props"), "provenance": L("provenance")},
+                ("id", "name", "start", "provenance")),
+    "space": obj({"id": L("id"), "kind": L("id"), "name": {"type": "string"},
+                  "at": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+                  "text": {"type": "string"}, "abilities": L("abilities"), "props": L("props")},
+                 ("id", "kind")),
+    "edge": {"type": "array", "items": L("id"), "minItems": 2, "maxItems": 2},
+    "procedure": obj({"params": L("names"), "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule")},
+                     ("do",)),
+    "function": obj({"params": L("names"), "expr": L("expr"), "doc": {"type": "string"}, "rule": L("rule")},
+                    ("expr",)),
+    "trigger": obj({"on": {"type": "string", "pattern": EVENT, "maxLength": 140}, "if": L("expr"),
+                    "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule"), "params": L("names")},
+                   ("on", "do")),
+    "param": obj({"value": L("value"),
+                  "by_players": {"type": "object", "propertyNames": {"pattern": "^[1-9][0-9]?$"},
+                                 "additionalProperties": L("value")},
+                  "doc": {"type": "string"}, "rule": L("rule")},
+                 doc="a rule constant: one value, or a table by player count"),
+    "param_value": {"description": "a new value for a parameter, or {by_players: {...}}",
+                    "anyOf": [{"type": ["string", "integer", "boolean", "null", "array"]},
+                              obj({"by_players": {"type": "object", "propertyNames": {"pattern": "^[1-9][0-9]?$"},
+                                                  "additionalProperties": L("value")}}, ("by_players",)),
+                              obj({"value": L("value")}, ("value",))]},
+    "node": NODE,
+    "structure": {"type": "array", "items": L("node"), "minItems": 1, "maxItems": 200},
+    "scoring": obj({"score": L("expr"), "tiebreak": {"type": "array", "items": L("expr"), "maxItems": 10},
+                    "doc": {"type": "string"}, "rule": L("rule"),
+                    "win_if": {**TEXT, "description": "a seat with the best score wins only if this holds for it"}},
+                   ("score",)),
+    "vars": obj({"game": table(L("value")), "player": table(L("value")),
+                 "private": {"type": "array", "items": L("name")},
+                 "internal": {"type": "array", "items": {"type": "string"},
+                              "description": "variables kept out of the readable view (bookkeeping)"}}),
+    "attributes": table(L("value")),
+    "box": table({"type": "integer", "minimum": 0}, ID),
+    "procedures": table(L("procedure")),
+    "functions": table(L("function")),
+    "params": table(L("param")),
+    "triggers": {"type": "array", "items": L("trigger"), "maxItems": 500},
+    "zones": {"type": "array", "items": L("zone"), "maxItems": 500},
+    "dice": {"type": "array", "items": L("die"), "maxItems": 50},
+    "components": {"type": "array", "items": L("component"), "maxItems": 5000},
+    "cards": {"type": "array", "items": L("card"), "maxItems": 5000},
+    "spaces": {"type": "array", "items": L("space"), "maxItems": 5000},
+    "edges": {"type": "array", "items": L("edge"), "maxItems": 20000},
+}
+
+GAME_META = obj({"id": R("id"), "name": {"type": "string"}, "version": {"type": "string"},
+                 "description": {"type": "string"}, "rulebook": {"type": "string"},
+                 "players": obj({"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "maximum": 12}},
+                                ("min", "max")),
+                 "player_names": {"type": "array", "items": {"type": "string"}},
+                 "provenance": R("provenance")}, ("id", "name", "version", "players", "rulebook"))
+
+LIMITS = obj({"steps": {"type": "integer", "minimum": 100, "maximum": 10_000_000},
+              "depth": {"type": "integer", "minimum": 4, "maximum": 500},
+              "trigger_depth": {"type": "integer", "minimum": 1, "maximum": 100}})
+
+# Sections an overlay may add or replace, with their shapes.
+KEYED = {"zones": "zones", "dice": "dice", "components": "components", "cards": "cards", "spaces": "spaces"}
+NAMED = {"procedures": "procedures", "functions": "functions", "quantities": "functions", "params": "params"}
+
+
+def overlay_section() -> dict:
+    props: dict[str, Any] = {k: R(v) for k, v in {**KEYED, **NAMED}.items()}
+    props.update({"edges": R("edges"), "triggers": R("triggers"), "structure": R("structure"),
+                  "scoring": R("scoring"), "vars": R("vars"), "attributes": R("attributes"), "box": R("box"),
+                  "steps": table(R("node"), R("id"))})
+    return obj(props)
+
+
+def removal() -> dict:
+    names = {"type": "array", "items": {"type": "string", "maxLength": 140}, "maxItems": 500}
+    return obj({k: names for k in (*KEYED, *NAMED, "triggers", "steps")})
+
+
+SCHEMAS: dict[str, dict] = {
+    "defs": {"title": "Shared definitions of the Cairn definition format", "$defs": DEFS},
+    "game": {"title": "A game's identity, parameters, variables, turn structure, procedures and scoring (game.yaml)",
+             **obj({"game": GAME_META, "limits": LIMITS, "vars": R("vars"), "attributes": R("attributes"),
+                    "box": R("box"), "params": R("params"), "procedures": R("procedures"),
+                    "functions": R("functions"), "quantities": {**R("functions"),
+                                                                "description": "functions that static abilities may modify"},
+                    "triggers": R("triggers"), "structure": R("structure"), "scoring": R("scoring")},
+                   ("game", "structure", "scoring"))},
+    "components": {"title": "Zones, dice and pieces (components.yaml)",
+                   **obj({"zones": R("zones"), "dice": R("dice"), "components": R("components")})},
+    "cards": {"title": "Cards (cards.yaml)", **obj({"cards": R("cards")}, ("cards",))},
+    "board": {"title": "The board graph (board.yaml)",
+              **obj({"board": obj({"provenance": R("provenance"), "spaces": R("spaces"), "edges": R("edges"),
+                                   "doc": {"type": "string"},
+                                   "assembled_in_play": {"type": "boolean",
+                                                         "description": "the spaces are linked in play (e.g. by place_tile "
+                                                                        "and link_hex), so the edges need not connect them"},
+                                   "legend": {"type": "string", "description": "a key to the glyphs of the drawn map"}},
+                                  ("spaces", "edges", "provenance"))}, ("board",))},
+    "variant": {"title": "A variant or expansion: an overlay on the base game (variants/*.yaml)",
+                **obj({"variant": obj({"id": R("id"), "name": {"type": "string"}, "description": {"type": "string"},
+                                       "version": {"type": "string"},
+                                       "requires": {"type": "array", "items": R("id")},
+                                       "excludes": {"type": "array", "items": R("id")},
+                                       "players": obj({"min": {"type": "integer"}, "max": {"type": "integer"}}),
+                                       "provenance": R("provenance")}, ("id", "name", "description")),
+                       "remove": removal(), "replace": overlay_section(), "add": overlay_section(),
+                       "set": obj({"params": table(R("param_value"))}),
+                       "extend": obj({
+                           "procedures": table(obj({"before": R("effect"), "after": R("effect"),
+                                                    "doc": {"type": "string"}, "rule": R("rule")})),
+                           "objects": table(obj({"abilities": R("abilities")}, ("abilities",)), R("id"))}),
+                       "insert": {"type": "array", "maxItems": 200, "items": obj({
+                           "before": R("id"), "after": R("id"), "into": R("id"),
+                           "at": {"enum": ["start", "end"]},
+                           "steps": {"type": "array", "items": R("node"), "minItems": 1, "maxItems": 50},
+                           "doc": {"type": "string"}}, ("steps",))}},
+                      ("variant",))},
+}
+
+
+def scenario_schema() -> dict:
+    step = {"anyOf": [{"type": "string"}, {"type": "integer"},
+                      obj({"choose": {"type": ["string", "integer"]}, "by": {"type": "integer"},
+                           "prompt": {"type": "string"}}, ("choose",))]}
+    check = {"anyOf": [{"type": "string", "maxLength": 20000},
+                       obj({"illegal": {"type": "string"}, "options": {"type": "array"}, "prompt": {"type": "string"},
+                            "decides": {"type": "integer"}, "terminal": {"type": "boolean"},
+                            "winners": {"type": "array"}, "log": {"type": "string"},
+                            "seat": {"type": "integer", "minimum": 0}, "sees": {"type": "string"},
+                            "hides": {"type": "string"}})]}
+    given = obj({"places": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+                 "players": {"type": "array", "items": {"type": "object"}}, "game": {"type": "object"},
+                 "attrs": {"type": "object"}, "run": {"type": "string", "maxLength": 20000},
+                 "dice": {"type": "array", "items": {"type": ["integer", "string"]}}})
+    one = obj({"name": {"type": "string"}, "rule": {"type": "string"}, "players": {"type": "integer", "minimum": 1},
+               "seed": {"type": "integer"}, "variants": {"type": "array", "items": R("id")}, "given": given,
+               "when": {"type": "array", "items": step}, "then": {"type": "array", "items": check},
+               "start": {"type": "string", "maxLength": 20000}}, ("name", "rule"))
+    return {"title": "Rule scenarios: given a position, when these choices, then these facts",
+            **obj({"game": R("id"), "variants": {"type": "array", "items": R("id")},
+                   "scenarios": {"type": "array", "items": one}}, ("game", "scenarios"))}
+
+
+def documents() -> dict[str, dict]:
+    """Returns {file name: schema document} for every schema file."""
+    out = {}
+    for kind, body in {**SCHEMAS, "scenario": scenario_schema()}.items():
+        out[f"{kind}.schema.json"] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                                      "$id": f"{BASE}{kind}.schema.json", **body}
+    return out
+
+
+def main() -> int:
+    check = "--check" in sys.argv[1:]
+    stale = []
+    for name, doc in documents().items():
+        text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+        path = ROOT / "schemas" / name
+        if check:
+            if not path.is_file() or path.read_text("utf-8") != text:
+                stale.append(name)
+        else:
+            path.write_text(text, "utf-8")
+    if stale:
+        print("out of date (run python3 tools/schemas.py): " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
