@@ -2,7 +2,8 @@
 
 A scenario file (`definitions/<game>/scenarios/*.yaml`) lists small named cases, each
 citing the rule clause it checks. `given` places objects, sets variables and loads the
-dice; `start` is the program to run (a procedure call such as `turn(0)`) instead of the
+dice; `start` is the program to run (a procedure call such as `turn(0)`, or one part of the turn
+structure, `{part: turn, player: 0}`) instead of the
 whole game; `when` answers decisions by label or number; `then` lists effect-language
 conditions that must be true, or facts about the pending decision.
 """
@@ -73,6 +74,21 @@ def _compile_program(g: CompiledGame, text: str, name: str) -> str:
     return name
 
 
+def _part(g: CompiledGame, start: dict) -> str:
+    """Returns the program of one part of the turn structure (`start: {part: id, player: p}`)."""
+    key = f"part:{start['part']}"
+    if key not in g.programs:
+        from .diagnostics import suggest
+        parts = [k[5:] for k in g.programs if k.startswith("part:")]
+        raise ValueError(f"start: no part '{start['part']}' in the turn structure" + suggest(start["part"], parts))
+    takes = g.programs[key].params
+    if takes and "player" not in start:
+        raise ValueError(f"start: part '{start['part']}' runs for a player; add player: <seat>")
+    if not takes and "player" in start:
+        raise ValueError(f"start: part '{start['part']}' runs for no player; leave player out")
+    return key
+
+
 def setup_state(g: CompiledGame, sc: dict) -> GameState:
     """Returns the scenario's starting state: objects at their start places, then `given`."""
     n = sc.get("players", g.min_players)
@@ -80,8 +96,13 @@ def setup_state(g: CompiledGame, sc: dict) -> GameState:
     for obj, _kind, start in g.components:
         places[start].append(obj)
     start = sc.get("start")
-    main = _compile_program(g, start, f"scenario:{sc['name']}") if start else g.main
+    if isinstance(start, dict):
+        main = _part(g, start)
+    else:
+        main = _compile_program(g, start, f"scenario:{sc['name']}") if start else g.main
     d = new_state(n, sc.get("seed", 0), places, g.player_vars, g.game_vars, main)
+    if isinstance(start, dict) and "player" in start:
+        d["frames"][0]["l"] = {"p": start["player"]}
     given = sc.get("given", {})
     for place, objs in given.get("places", {}).items():
         if place not in d["places"]:

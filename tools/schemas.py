@@ -16,6 +16,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://cairn.invalid/schemas/"
 EVENT = "^[a-zA-Z_][a-zA-Z0-9_]*(:[a-z0-9][a-z0-9_.-]*)?$"
+ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$", "maxLength": 80}
+NAME = {"type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 60}
 
 
 def R(name: str) -> dict:
@@ -39,11 +41,9 @@ def obj(props: dict, required: tuple = (), doc: str = "") -> dict:
 
 
 def table(item: dict, key: dict | None = None) -> dict:
-    return {"type": "object", "propertyNames": key or L("name"), "additionalProperties": item}
+    return {"type": "object", "propertyNames": key or NAME, "additionalProperties": item}
 
 
-ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$", "maxLength": 80}
-NAME = {"type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 60}
 TEXT = {"type": "string", "maxLength": 20000}
 
 ABILITY = obj({
@@ -84,7 +84,9 @@ NODE = obj({
 }, doc="a part of the turn structure, named by exactly one of round, turn, phase or step")
 
 DEFS: dict[str, Any] = {
-    "id": ID, "name": NAME, "effect": TEXT, "expr": TEXT,
+    "id": ID, "name": NAME, "effect": TEXT,
+    "expr": {"type": ["string", "integer", "boolean"], "maxLength": 20000,
+             "description": "an expression of the effect language (a plain number or true/false too)"},
     "names": {"type": "array", "items": L("name"), "maxItems": 20},
     "ids": {"type": "array", "items": L("id"), "maxItems": 500},
     "value": {"anyOf": [{"type": ["string", "integer", "boolean", "null"]},
@@ -251,7 +253,10 @@ def scenario_schema() -> dict:
     one = obj({"name": {"type": "string"}, "rule": {"type": "string"}, "players": {"type": "integer", "minimum": 1},
                "seed": {"type": "integer"}, "variants": {"type": "array", "items": R("id")}, "given": given,
                "when": {"type": "array", "items": step}, "then": {"type": "array", "items": check},
-               "start": {"type": "string", "maxLength": 20000}}, ("name", "rule"))
+               "start": {"anyOf": [{"type": "string", "maxLength": 20000},
+                                   obj({"part": R("id"), "player": {"type": "integer", "minimum": 0}}, ("part",))],
+                         "description": "what to run instead of the whole game: effect text, or one part "
+                                        "of the turn structure"}}, ("name", "rule"))
     return {"title": "Rule scenarios: given a position, when these choices, then these facts",
             **obj({"game": R("id"), "variants": {"type": "array", "items": R("id")},
                    "scenarios": {"type": "array", "items": one}}, ("game", "scenarios"))}

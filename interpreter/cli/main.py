@@ -273,6 +273,24 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_lint(args: argparse.Namespace) -> int:
+    from ..lint import lint
+    found = []
+    for target in args.targets:
+        folder = resolve_game(target)
+        if folder is None:
+            raise UsageError(f"'{target}' is neither a game id nor a folder with game.yaml")
+        _load(str(folder), args.variant)      # it must compile first
+        found.extend(lint(folder, args.variant))
+    if args.json:
+        print(json.dumps([f.as_json() for f in found], indent=2, ensure_ascii=False))
+    else:
+        for f in found:
+            print(f)
+        print(f"{len(found)} rule(s) dispatch on an object's id or kind", file=sys.stderr)
+    return 1 if found else 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.record).read_text("utf-8")
@@ -355,6 +373,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     p.set_defaults(func=cmd_scenarios)
+    p = sub.add_parser("lint", help="find base rules that branch on an object's id or on a power's name")
+    p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH")
+    p.add_argument("--variant", action="append", default=[])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_lint)
     p = sub.add_parser("replay", help="re-run a game record and check it")
     p.add_argument("record")
     p.set_defaults(func=cmd_replay)

@@ -117,11 +117,11 @@ def _one(cx: Compiling, key: str, section: str, objs: tuple[str, ...], a: dict, 
     for extra in set(a) - _ANY_KIND - _ONLY[kind] - {head}:
         cx.diags.append(src.diag(f"'{extra}' does not belong to a {kind} ability", (extra,), at_key=True))
     zones = _zones(cx, a, section, src)
-    if zones is False:
-        return None
-    common = dict(key=key, kind=kind, objects=objs, zones=zones, name=a.get("name", ""), text=a.get("text", ""))
-    return {"triggered": _triggered, "activated": _activated, "static": _static,
-            "replacement": _replacement}[kind](cx, a, src, common, event_fields, quantities, procedures)
+    common = dict(key=key, kind=kind, objects=objs, zones=zones or None, name=a.get("name", ""),
+                  text=a.get("text", ""))
+    ab = {"triggered": _triggered, "activated": _activated, "static": _static,
+          "replacement": _replacement}[kind](cx, a, src, common, event_fields, quantities, procedures)
+    return None if zones is False else ab
 
 
 def _body(cx: Compiling, key: str, a: dict, src: Src, scope: tuple) -> str | None:

@@ -38,9 +38,11 @@ class Compiling:
         self.programs[key] = prog
         return True
 
-    def expression(self, text: str, src: Src, scope: tuple = ()) -> Callable | None:
-        """Compiles one pure expression (a condition or formula)."""
-        fn = self.comp.expression(text, scope)
+    def expression(self, text: str | int | bool, src: Src, scope: tuple = ()) -> Callable | None:
+        """Compiles one pure expression (a condition or formula; YAML may give a plain number)."""
+        if type(text) is bool:
+            text = "true" if text else "false"
+        fn = self.comp.expression(str(text), scope)
         self.report(src)
         return fn
 

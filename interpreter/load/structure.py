@@ -119,7 +119,9 @@ class _Asm:
 
 
 def compile_main(cx: Compiling, inside: dict[str, bool], listened: set[str], windows: set[str]) -> None:
-    """Adds the program "main": the whole turn structure, then the end of the game."""
+    """Adds the program "main" (the whole turn structure, then the end of the game) and a
+    program "part:<id>" for one pass of each part (rule scenarios start there): the part's
+    body once, for the player `p` when it runs for a player (no if, repetition or turn order)."""
     asm = _Asm(cx)
     w = _Writer(cx, asm, listened, windows)
     for n in cx.spec.structure or []:
@@ -127,6 +129,20 @@ def compile_main(cx: Compiling, inside: dict[str, bool], listened: set[str], win
     asm.put((RET, None), cx.spec.structure_src)
     cx.generated("main", asm.code, cx.spec.structure_src)
     cx.programs["main"].where = asm.where
+    for n in cx.spec.nodes():
+        asm = _Asm(cx)
+        w = _Writer(cx, asm, listened, windows)
+        simultaneous = n.data.get("simultaneous")
+        player = "#part" if (_outer_player(cx, n) if simultaneous else inside[n.id]) else None
+        if player:
+            asm.put((LET, player, lambda c: c.l["p"]), n.src)
+        if simultaneous:
+            w.simultaneous(n, player)
+        else:
+            w.body(n, player)
+        asm.put((RET, None), n.src)
+        cx.generated(f"part:{n.id}", asm.code, n.src, ("p",) if player else ())
+        cx.programs[f"part:{n.id}"].where = asm.where
 
 
 class _Writer:
