@@ -213,3 +213,23 @@ def test_a_scenario_can_start_at_one_part_of_the_structure(relay):
     scenario(relay, players=2, start={"part": "vote"}, when=[1, 1], then=[{"terminal": True}, "1.score == 4"])
     out = run_one(relay, {"name": "t", "rule": "x", "start": {"part": "trun", "player": 0}}, "test")
     assert out.failures == ["given: start: no part 'trun' in the turn structure (did you mean 'turn'?)"]
+
+
+def test_groups_share_defaults_and_printed_objects_stay_out_of_the_box(tmp_path):
+    folder = _copy(tmp_path)
+    cards = (folder / "cards.yaml").read_text().replace(
+        "cards:\n  - {id: plain, name: Plain, count: 4, start: deck, props: {value: 1}, provenance: {kind: reconstructed}}\n",
+        "groups:\n  - defaults: {start: deck, props: {value: 1, colour: red}, provenance: {kind: reconstructed}}\n"
+        "    entries:\n      - {id: plain, name: Plain, count: 4}\n"
+        "      - {id: icon, name: Icon, printed: true, props: {colour: blue}}\n"
+        "      - {id: bad, name: Bad, cuont: 2}\ncards:\n")
+    (folder / "cards.yaml").write_text(cards)
+    game, diags = build(folder, [])
+    assert [str(d).split(": ", 1)[1] for d in diags] == \
+        ["unknown key 'cuont' in groups/0/entries/2 (did you mean 'count'?)"]
+    assert str(diags[0]).startswith(f"{folder}/cards.yaml:6:") or "cards.yaml:6:" in str(diags[0])
+    (folder / "cards.yaml").write_text(cards.replace("      - {id: bad, name: Bad, cuont: 2}\n", ""))
+    game, diags = build(folder, [])
+    assert not diags and game.manifest() == {"card": 9}
+    assert game.props["plain.1"]["colour"] == "red" and game.props["icon"]["colour"] == "blue"
+    assert game.props["icon"]["value"] == 1

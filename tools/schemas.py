@@ -112,13 +112,16 @@ DEFS: dict[str, Any] = {
     "component": obj({"id": L("id"), "kind": L("id"), "name": {"type": "string"},
                       "count": {"type": "integer", "minimum": 1, "maximum": 1000}, "start": L("id"),
                       "text": {"type": "string"}, "props": L("props"), "effect": L("effect"),
-                      "abilities": L("abilities"), "provenance": L("provenance")},
+                      "abilities": L("abilities"), "provenance": L("provenance"), "printed": L("printed")},
                      ("id", "kind", "start", "provenance")),
     "card": obj({"id": L("id"), "name": {"type": "string"}, "kind": L("id"),
                  "count": {"type": "integer", "minimum": 1, "maximum": 1000}, "start": L("id"),
                  "text": {"type": "string"}, "effect": L("effect"), "abilities": L("abilities"),
-                 "props": L("props"), "provenance": L("provenance")},
+                 "props": L("props"), "provenance": L("provenance"), "printed": L("printed")},
                 ("id", "name", "start", "provenance")),
+    "printed": {"type": "boolean",
+                "description": "printed on another component (an icon on a board or card): an object with an id, "
+                               "text and abilities, but not a piece of the box inventory"},
     "space": obj({"id": L("id"), "kind": L("id"), "name": {"type": "string"},
                   "at": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
                   "text": {"type": "string"}, "abilities": L("abilities"), "props": L("props")},
@@ -165,6 +168,20 @@ DEFS: dict[str, Any] = {
     "edges": {"type": "array", "items": L("edge"), "maxItems": 20000},
 }
 
+def groups(kind: str) -> dict:
+    """Returns the schema of `groups:` (entries sharing defaults) for cards or components.
+    The loader merges each entry onto its defaults before checking it as a whole entry."""
+    shape = DEFS[kind]["properties"]
+    defaults = obj({k: v for k, v in shape.items() if k != "id"},
+                   doc="keys every entry of the group starts from (props are merged, abilities added)")
+    group = obj({"doc": {"type": "string"}, "defaults": defaults,
+                 "entries": {"type": "array", "items": L(kind), "maxItems": 5000}}, ("defaults", "entries"))
+    return {"type": "array", "items": group, "maxItems": 200}
+
+
+DEFS["card_groups"] = groups("card")
+DEFS["component_groups"] = groups("component")
+
 GAME_META = obj({"id": R("id"), "name": {"type": "string"}, "version": {"type": "string"},
                  "description": {"type": "string"}, "rulebook": {"type": "string"},
                  "players": obj({"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "maximum": 12}},
@@ -204,8 +221,9 @@ SCHEMAS: dict[str, dict] = {
                     "triggers": R("triggers"), "structure": R("structure"), "scoring": R("scoring")},
                    ("game", "structure", "scoring"))},
     "components": {"title": "Zones, dice and pieces (components.yaml)",
-                   **obj({"zones": R("zones"), "dice": R("dice"), "components": R("components")})},
-    "cards": {"title": "Cards (cards.yaml)", **obj({"cards": R("cards")}, ("cards",))},
+                   **obj({"zones": R("zones"), "dice": R("dice"), "components": R("components"),
+                          "groups": R("component_groups")})},
+    "cards": {"title": "Cards (cards.yaml)", **obj({"cards": R("cards"), "groups": R("card_groups")})},
     "board": {"title": "The board graph (board.yaml)",
               **obj({"board": obj({"provenance": R("provenance"), "spaces": R("spaces"), "edges": R("edges"),
                                    "doc": {"type": "string"},

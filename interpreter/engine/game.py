@@ -68,6 +68,7 @@ class CompiledGame:
     params: dict[str, dict] = field(default_factory=dict)      # rule constants as declared
     quantities: set[str] = field(default_factory=set)         # functions static abilities may modify
     window_names: dict[str, str] = field(default_factory=dict)  # step id -> its name, for prompts
+    printed: set[str] = field(default_factory=set)             # objects printed on others (icons)
     env: Any = None                               # the compiler Env, for scenarios and tools
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
@@ -117,10 +118,11 @@ class CompiledGame:
         return s
 
     def manifest(self) -> dict[str, int]:
-        """Returns the box inventory: how many objects of each kind."""
+        """Returns the box inventory: how many objects of each kind (printed icons left out)."""
         counts: dict[str, int] = {}
-        for _obj, kind, _start in self.components:
-            counts[kind] = counts.get(kind, 0) + 1
+        for obj, kind, _start in self.components:
+            if obj not in self.printed:
+                counts[kind] = counts.get(kind, 0) + 1
         return counts
 
 

@@ -84,7 +84,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[Compiled
         step_budget=spec.limits.get("steps", 200_000), max_depth=spec.limits.get("depth", 64),
         max_trigger_depth=spec.limits.get("trigger_depth", 16),
         source_dir=str(folder), params=params, quantities=set(quantities),
-        window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()},
+        window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()}, printed=world.printed,
         meta={"rulebook": meta.get("rulebook", ""), "description": meta.get("description", ""),
               "box": {k: v for k, (v, _) in spec.box.items()},
               "variants": {k: v[0].data["variant"]["name"] for k, v in spec.variants.items()}},

@@ -155,6 +155,8 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
         return None, err.diagnostics
     if loaded.data is None:
         loaded.data = {}
+    if kind in ("cards", "components"):
+        _merge_groups(loaded.data)
     problems = schema_diagnostics(loaded, kind)
     if not problems:
         return loaded, problems
@@ -163,6 +165,9 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
     drop: dict[tuple, set] = {}
     for err in validator(kind).iter_errors(loaded.data):
         path_ = tuple(err.absolute_path)
+        if len(path_) >= 4 and path_[0] == "groups" and path_[2] == "entries":
+            drop.setdefault(path_[:3], set()).add(path_[3])
+            continue
         for section in _SEPARABLE:
             n = len(section)
             if path_[:n] == section and len(path_) > n:
@@ -181,6 +186,27 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
         else:
             holder[section[-1]] = {k: v for k, v in value.items() if k not in keys}
     return loaded, problems
+
+
+def merge_entry(defaults: dict, entry: dict) -> dict:
+    """Returns a group entry on top of its group's defaults: the entry's keys win, props are
+    merged, and the entry's own abilities come before the shared ones."""
+    out = {**defaults, **entry}
+    if isinstance(defaults.get("props"), dict) and isinstance(entry.get("props"), dict):
+        out["props"] = {**defaults["props"], **entry["props"]}
+    if isinstance(defaults.get("abilities"), list) and isinstance(entry.get("abilities"), list):
+        out["abilities"] = entry["abilities"] + defaults["abilities"]
+    return out
+
+
+def _merge_groups(data: Any) -> None:
+    """Expands `groups:` in place: each entry becomes a whole entry (checked as such)."""
+    if not isinstance(data, dict) or not isinstance(data.get("groups"), list):
+        return
+    for group in data["groups"]:
+        if isinstance(group, dict) and isinstance(group.get("defaults"), dict) and isinstance(group.get("entries"), list):
+            group["entries"] = [merge_entry(group["defaults"], e) if isinstance(e, dict) else e
+                                for e in group["entries"]]
 
 
 def display_path(path: Path) -> str:

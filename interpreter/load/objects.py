@@ -23,6 +23,7 @@ class World:
     effects_src: dict[str, tuple[str, Src]] = field(default_factory=dict)
     adj: dict[str, tuple[str, ...]] = field(default_factory=dict)
     kind_index: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    printed: set[str] = field(default_factory=set)     # objects printed on others: not in the box
 
 
 def compile_objects(cx: Compiling) -> World:
@@ -77,6 +78,8 @@ def _things(cx: Compiling, w: World, owner: dict[str, str]) -> None:
                 w.props[obj] = base if len(objs) == 1 else {**base, "name": f"{base['name']} {i}",
                                                             "set_name": base["name"]}
                 w.components.append((obj, kind, start))
+                if item.get("printed"):
+                    w.printed.add(obj)
                 if "effect" in item:
                     w.effects[obj] = f"effect:{key}"
 
@@ -121,8 +124,9 @@ def _zones(cx: Compiling, w: World) -> None:
 def _box(cx: Compiling, w: World) -> None:
     spec = cx.spec
     counts: dict[str, int] = {}
-    for _obj, kind, _start in w.components:
-        counts[kind] = counts.get(kind, 0) + 1
+    for obj, kind, _start in w.components:
+        if obj not in w.printed:
+            counts[kind] = counts.get(kind, 0) + 1
     if not spec.box or spec.pruned:   # counts are meaningless with entries left out
         return
     for kind, (n, src) in spec.box.items():

@@ -212,7 +212,11 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
             add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
         else:
             for key, value in data.items():
-                add_section(spec, key, value, loaded, (key,), diags, "add")
+                if key == "groups":
+                    for g, group in enumerate(value):
+                        add_section(spec, kind, group["entries"], loaded, ("groups", g, "entries"), diags, "add")
+                else:
+                    add_section(spec, key, value, loaded, (key,), diags, "add")
     vdir = folder / "variants"
     if vdir.is_dir():
         for path in sorted(vdir.glob("*.yaml")):
