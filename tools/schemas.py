@@ -181,6 +181,7 @@ def groups(kind: str) -> dict:
 
 DEFS["card_groups"] = groups("card")
 DEFS["component_groups"] = groups("component")
+DEFS["space_groups"] = groups("space")
 
 GAME_META = obj({"id": R("id"), "name": {"type": "string"}, "version": {"type": "string"},
                  "description": {"type": "string"}, "rulebook": {"type": "string"},
@@ -226,6 +227,7 @@ SCHEMAS: dict[str, dict] = {
     "cards": {"title": "Cards (cards.yaml)", **obj({"cards": R("cards"), "groups": R("card_groups")})},
     "board": {"title": "The board graph (board.yaml)",
               **obj({"board": obj({"provenance": R("provenance"), "spaces": R("spaces"), "edges": R("edges"),
+                                   "groups": R("space_groups"),
                                    "doc": {"type": "string"},
                                    "assembled_in_play": {"type": "boolean",
                                                          "description": "the spaces are linked in play (e.g. by place_tile "

@@ -157,6 +157,8 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
         loaded.data = {}
     if kind in ("cards", "components"):
         _merge_groups(loaded.data)
+    elif kind == "board" and isinstance(loaded.data, dict):
+        _merge_groups(loaded.data.get("board"))
     problems = schema_diagnostics(loaded, kind)
     if not problems:
         return loaded, problems
@@ -165,8 +167,9 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
     drop: dict[tuple, set] = {}
     for err in validator(kind).iter_errors(loaded.data):
         path_ = tuple(err.absolute_path)
-        if len(path_) >= 4 and path_[0] == "groups" and path_[2] == "entries":
-            drop.setdefault(path_[:3], set()).add(path_[3])
+        at = 1 if path_[:1] == ("board",) else 0
+        if len(path_) >= at + 4 and path_[at] == "groups" and path_[at + 2] == "entries":
+            drop.setdefault(path_[:at + 3], set()).add(path_[at + 3])
             continue
         for section in _SEPARABLE:
             n = len(section)

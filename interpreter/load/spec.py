@@ -209,6 +209,8 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
             spec.assembled_in_play = data["board"].get("assembled_in_play", False)
             spec.legend = data["board"].get("legend", "")
             add_section(spec, "spaces", data["board"]["spaces"], loaded, ("board", "spaces"), diags, "add")
+            for g, group in enumerate(data["board"].get("groups", ())):
+                add_section(spec, "spaces", group["entries"], loaded, ("board", "groups", g, "entries"), diags, "add")
             add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
         else:
             for key, value in data.items():
