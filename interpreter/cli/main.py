@@ -291,6 +291,30 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 1 if found else 0
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from ..diff import diff, load_spec, model, render
+    left = resolve_game(args.game)
+    right = resolve_game(args.other) if args.other else left
+    for name, folder in ((args.game, left), (args.other, right)):
+        if folder is None:
+            raise UsageError(f"'{name}' is neither a game id nor a folder with game.yaml")
+    if not args.other and not args.variant:
+        raise UsageError("give a second game or folder, or --variant: what should the game be compared with?")
+    a = model(load_spec(left, args.base_variant))
+    b = model(load_spec(right, args.variant))
+    changes = diff(a, b)
+
+    def side(target: str, variants: list[str]) -> str:
+        return target + "".join(f" --variant {v}" for v in variants)
+    lname, rname = side(args.game, args.base_variant), side(args.other or args.game, args.variant)
+    if args.json:
+        print(json.dumps({"left": lname, "right": rname, "changes": [c.as_json() for c in changes]},
+                         indent=1, ensure_ascii=False))
+    else:
+        print(render(changes, lname, rname))
+    return 1 if changes else 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.record).read_text("utf-8")
@@ -378,6 +402,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", action="append", default=[])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_lint)
+    p = sub.add_parser("diff", help="what an expansion, variant or edited copy changes, rule by rule",
+                       description="Compares GAME (with --base-variant) with OTHER, or with GAME itself "
+                                   "(with --variant): parameters, steps, objects, abilities, procedures... "
+                                   "Exit 0 when nothing differs, 1 when something does.")
+    p.add_argument("game", metavar="GAME_OR_PATH")
+    p.add_argument("other", nargs="?", metavar="OTHER_GAME_OR_PATH")
+    p.add_argument("--variant", action="append", default=[], help="variant applied to the right side")
+    p.add_argument("--base-variant", action="append", default=[], help="variant applied to the left side")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_diff)
     p = sub.add_parser("replay", help="re-run a game record and check it")
     p.add_argument("record")
     p.set_defaults(func=cmd_replay)

@@ -1,0 +1,175 @@
+"""What one encoding changes against another, at the level of rules.
+
+Both sides are read into a rules model: parameters, the steps of the turn structure
+(with where each sits), objects, their abilities, procedures (with extensions),
+functions and quantities, triggers, variables, the box and scoring. The diff lists, per
+category, what was added, removed and changed (with the fields that changed). Either
+side is a game folder with variants applied: a game against its expansion, or a game
+against a copy someone edited.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import DefinitionError, Diagnostic
+from .load.overlay import apply_variant
+from .load.spec import Spec, read_spec
+
+CATEGORIES = ("parameters", "steps", "objects", "abilities", "procedures", "functions", "quantities",
+              "triggers", "variables", "box", "scoring", "players")
+
+
+def load_spec(folder: Path, variants: list[str]) -> Spec:
+    """Returns a game's merged spec with variants applied; raises DefinitionError."""
+    spec, diags = read_spec(folder)
+    for vid in variants:
+        if vid not in spec.variants:
+            from .diagnostics import suggest
+            raise DefinitionError([Diagnostic(str(folder), 1, 1, f"no variant '{vid}'" + suggest(vid, spec.variants))])
+        apply_variant(spec, vid, variants, diags)
+    if diags:
+        raise DefinitionError(diags)
+    return spec
+
+
+def _clean(x: Any) -> Any:
+    """Plain, comparable data (no positions)."""
+    return json.loads(json.dumps(x, sort_keys=True, default=str))
+
+
+def model(spec: Spec) -> dict[str, dict[str, Any]]:
+    """Returns {category: {key: entry}} describing the rules of a spec."""
+    m: dict[str, dict[str, Any]] = {c: {} for c in CATEGORIES}
+    for name, (entry, _src) in spec.sections["params"].items():
+        m["parameters"][name] = _clean({k: v for k, v in entry.items() if k in ("value", "by_players")})
+    _steps(spec, m["steps"])
+    for section in ("components", "cards", "spaces"):
+        for key, (item, _src) in spec.sections[section].items():
+            body = {k: v for k, v in item.items() if k not in ("abilities", "id")}
+            m["objects"][key] = _clean({"section": section[:-1], **body})
+            abilities = list(item.get("abilities", ())) + [a for a, _s in spec.extra_abilities.get(key, [])]
+            for i, a in enumerate(abilities):
+                if a is not None:
+                    m["abilities"][f"{key}#{i}"] = _clean(a)
+    for name, (item, _src) in spec.sections["procedures"].items():
+        entry = {"params": item.get("params", []), "do": item["do"]}
+        exts = [e for e, _s in spec.extensions.get(name, [])]
+        if exts:
+            entry["extended"] = exts
+        m["procedures"][name] = _clean(entry)
+    for section in ("functions", "quantities"):
+        for name, (item, _src) in spec.sections[section].items():
+            m[section][name] = _clean({"params": item.get("params", []), "expr": item["expr"]})
+    counts: dict[str, int] = {}
+    for t, _src in spec.triggers:
+        n = counts.get(t["on"], 0)
+        counts[t["on"]] = n + 1
+        m["triggers"][t["on"] if n == 0 else f"{t['on']}#{n + 1}"] = _clean({k: v for k, v in t.items() if k != "doc"})
+    for scope, table in (("game", spec.game_vars), ("player", spec.player_vars)):
+        for k, (v, _src) in table.items():
+            m["variables"][f"{scope}.{k}"] = _clean(v)
+    for k, (v, _src) in spec.attributes.items():
+        m["variables"][f"attribute.{k}"] = _clean(v)
+    for k, (v, _src) in spec.box.items():
+        m["box"][k] = v
+    if spec.scoring:
+        m["scoring"] = {k: _clean(v) for k, v in spec.scoring[0].items() if k != "doc"}
+    m["players"] = {"min": spec.meta["players"]["min"], "max": spec.meta["players"]["max"]}
+    return m
+
+
+def _steps(spec: Spec, out: dict[str, Any]) -> None:
+    def walk(nodes: list, parent: str | None) -> None:
+        prev = None
+        for n in nodes:
+            body = {k: v for k, v in n.data.items() if k not in ("steps", "doc", n.kind)}
+            out[n.id] = _clean({"kind": n.kind, "in": parent, "after": prev, **body})
+            prev = n.id
+            walk(n.children, n.id)
+    walk(spec.structure or [], None)
+
+
+@dataclass
+class Change:
+    category: str
+    key: str
+    what: str                       # added | removed | changed | moved
+    fields: dict[str, Any] = field(default_factory=dict)   # field -> [before, after]
+
+    def as_json(self) -> dict:
+        return {"category": self.category, "key": self.key, "what": self.what, "fields": self.fields}
+
+
+def _settle(a: dict, b: dict) -> tuple[dict, dict]:
+    """Steps: a step counts as moved only if its place among the steps both sides have
+    changed (a step inserted before it does not move it)."""
+    common = set(a) & set(b)
+
+    def place(m: dict) -> dict:
+        out = {}
+        for key, entry in m.items():
+            prev = entry.get("after")
+            while prev is not None and prev not in common:
+                prev = m[prev].get("after")
+            out[key] = {**entry, "after": prev}
+        return out
+    return place(a), place(b)
+
+
+def diff(left: dict, right: dict) -> list[Change]:
+    """Returns the changes from the left model to the right one, category by category."""
+    out: list[Change] = []
+    for cat in CATEGORIES:
+        a, b = left.get(cat, {}), right.get(cat, {})
+        if cat == "steps":
+            a, b = _settle(a, b)
+        for key in b:
+            if key not in a:
+                out.append(Change(cat, key, "added", {"": [None, b[key]]}))
+        for key in a:
+            if key not in b:
+                out.append(Change(cat, key, "removed", {"": [a[key], None]}))
+            elif a[key] != b[key]:
+                out.append(_changed(cat, key, a[key], b[key]))
+    return out
+
+
+def _changed(cat: str, key: str, a: Any, b: Any) -> Change:
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return Change(cat, key, "changed", {"": [a, b]})
+    fields = {k: [a.get(k), b.get(k)] for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+    what = "moved" if cat == "steps" and set(fields) <= {"in", "after"} else "changed"
+    return Change(cat, key, what, fields)
+
+
+def _short(v: Any, width: int = 90) -> str:
+    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def render(changes: list[Change], left: str, right: str) -> str:
+    """Returns the changes as text, grouped by category."""
+    if not changes:
+        return f"no rule differs between {left} and {right}"
+    lines = [f"{left} -> {right}: {len(changes)} change(s)"]
+    sign = {"added": "+", "removed": "-", "changed": "~", "moved": ">"}
+    for cat in CATEGORIES:
+        mine = [c for c in changes if c.category == cat]
+        if not mine:
+            continue
+        lines.append(f"\n{cat} ({len(mine)}):")
+        for c in mine:
+            if c.what == "added":
+                lines.append(f"  + {c.key}: {_short(c.fields[''][1])}")
+            elif c.what == "removed":
+                lines.append(f"  - {c.key}")
+            else:
+                lines.append(f"  {sign[c.what]} {c.key}")
+                for f, (x, y) in c.fields.items():
+                    label = f or "value"
+                    lines.append(f"      {label}: {_short(x, 60)} -> {_short(y, 60)}")
+    return "\n".join(lines)

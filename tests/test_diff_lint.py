@@ -1,0 +1,83 @@
+"""`cairn diff` (what an overlay or an edited copy changes, rule by rule) and `cairn lint`
+(base rules that branch on an object's id or on power names)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from interpreter.cli.main import main
+from interpreter.diff import diff, load_spec, model
+from interpreter.lint import lint
+
+RELAY = Path(__file__).parent / "fixtures" / "relay"
+
+
+def _changes(left, right):
+    return {(c.category, c.key, c.what) for c in diff(left, right)}
+
+
+def test_diff_of_an_overlay_lists_its_rules():
+    base = model(load_spec(RELAY, []))
+    got = _changes(base, model(load_spec(RELAY, ["bonus-step"])))
+    assert got == {("steps", "bonus", "added"), ("abilities", "plain#0", "added"),
+                   ("procedures", "lose_point", "changed")}
+    got = _changes(base, model(load_spec(RELAY, ["bigger-hand"])))
+    assert got == {("parameters", "hand_size", "changed")}
+
+
+def test_diff_of_an_edited_copy(tmp_path):
+    copy = tmp_path / "relay"
+    shutil.copytree(RELAY, copy)
+    game = (copy / "game.yaml").read_text()
+    game = game.replace("rounds: {value: 2}", "rounds: {value: 3}")
+    game = game.replace("          - step: penalty\n            do: lose_point(p)\n", "")
+    (copy / "game.yaml").write_text(game)
+    cards = (copy / "cards.yaml").read_text().replace("props: {value: 1}", "props: {value: 2}")
+    (copy / "cards.yaml").write_text(cards)
+    changes = {(c.category, c.key, c.what): c for c in diff(model(load_spec(RELAY, [])), model(load_spec(copy, [])))}
+    assert set(changes) == {("parameters", "rounds", "changed"), ("steps", "penalty", "removed"),
+                            ("objects", "plain", "changed")}
+    assert changes[("parameters", "rounds", "changed")].fields == {"value": [2, 3]}
+    assert changes[("objects", "plain", "changed")].fields == {"props": [{"value": 1}, {"value": 2}]}
+
+
+def test_diff_command(capsys, tmp_path):
+    assert main(["diff", str(RELAY), "--variant", "bigger-hand"]) == 1
+    out = capsys.readouterr().out
+    assert "parameters (1):" in out and "~ hand_size" in out and "value: 2 -> 3" in out
+    assert main(["diff", str(RELAY), str(RELAY)]) == 0
+    assert "no rule differs" in capsys.readouterr().out
+    assert main(["diff", str(RELAY), "--variant", "bonus-step", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert {c["category"] for c in doc["changes"]} == {"steps", "abilities", "procedures"}
+    assert main(["diff", str(RELAY)]) == 2
+
+
+def test_lint_finds_dispatch_on_ids_and_power_names(tmp_path):
+    assert lint(RELAY) == []
+    copy = tmp_path / "relay"
+    shutil.copytree(RELAY, copy)
+    game = (copy / "game.yaml").read_text().replace("""      p.score -= 1
+      p.lost += 1""", """      let k = p.score
+      if k == "fury" {
+        p.score -= 1
+      } elif k == "calm" {
+        p.score -= 2
+      } elif k == "build" {
+        p.lost += 1
+      }
+      if top("deck") == "spark" {
+        p.lost += 1
+      }""")
+    (copy / "game.yaml").write_text(game)
+    found = lint(copy)
+    assert [f.check for f in found] == ["dispatch", "id"]
+    assert "branches on `k` (3 values: build, calm, fury)" in found[0].message
+    assert "the object 'spark'" in found[1].message
+    line = game.splitlines().index("      if k == \"fury\" {") + 1
+    assert found[0].file.endswith("game.yaml") and (found[0].line, found[0].column) == (line, 7)
+    # a choice the player just made may be branched on
+    chosen = game.replace("let k = p.score", 'let k = choose(["fury", "calm", "build"], player=p)')
+    (copy / "game.yaml").write_text(chosen)
+    assert [f.check for f in lint(copy)] == ["id"]
