@@ -24,8 +24,9 @@ CATEGORIES = ("parameters", "steps", "objects", "abilities", "procedures", "func
 
 def load_spec(folder: Path, variants: list[str]) -> Spec:
     """Returns a game's merged spec with variants applied; raises DefinitionError."""
+    from .load.build import overlay_files
     spec, diags = read_spec(folder)
-    for vid in variants:
+    for vid in overlay_files(spec, list(variants), diags):
         if vid not in spec.variants:
             from .diagnostics import suggest
             raise DefinitionError([Diagnostic(str(folder), 1, 1, f"no variant '{vid}'" + suggest(vid, spec.variants))])

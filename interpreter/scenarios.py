@@ -54,7 +54,9 @@ def run_file(path: Path) -> list[Outcome]:
     for i, sc in enumerate(data["scenarios"]):
         pos = loaded.pos(("scenarios", i))
         where = f"{loaded.file}:{pos.line}:{pos.column}"
-        variants = tuple(data.get("variants", [])) + tuple(sc.get("variants", []))
+        # A variant may be an overlay file next to the scenarios (an expansion kept apart).
+        variants = tuple(str(Path(path).parent / v) if v.endswith((".yaml", ".yml")) else v
+                         for v in tuple(data.get("variants", [])) + tuple(sc.get("variants", [])))
         key = (data["game"], variants)
         if key not in games:
             games[key] = load_game(Path(path).parents[1] if (Path(path).parents[1] / "game.yaml").is_file()

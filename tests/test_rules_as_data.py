@@ -3,6 +3,7 @@ structure and its events, parameters, the four kinds of abilities, simultaneous 
 and overlays that only add (set, insert, extend), with conflicts refused."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,31 @@ def test_groups_share_defaults_and_printed_objects_stay_out_of_the_box(tmp_path)
     assert not diags and game.manifest() == {"card": 9}
     assert game.props["plain.1"]["colour"] == "red" and game.props["icon"]["colour"] == "blue"
     assert game.props["icon"]["value"] == 1
+
+
+def test_an_expansion_kept_outside_the_game_folder(tmp_path, capsys):
+    """A modder's folder holds only the overlay and its scenarios; the base is the shipped game."""
+    from interpreter.cli.main import main
+    exp = tmp_path / "my-expansion"
+    exp.mkdir()
+    (exp / "lucky.yaml").write_text(
+        "variant: {id: lucky, name: Lucky, description: a card that scores at each turn's end}\n"
+        "add:\n  cards:\n    - id: clover\n      name: Clover\n      start: deck\n      props: {value: 0}\n"
+        "      text: At the end of your turn, gain 2 points.\n"
+        "      abilities:\n        - {on: turn_end, if: p == me, while_in: [bench], do: me.score += 2}\n"
+        "      provenance: {kind: reconstructed, note: tutorial example}\n"
+        "replace:\n  box: {card: 10}\n")
+    (exp / "scenarios.yaml").write_text(
+        f"game: {RELAY}\nvariants: [lucky.yaml]\nscenarios:\n"
+        "  - name: the clover scores at the end of its owner's turn\n    rule: Clover\n    players: 1\n"
+        "    given: {places: {bench/0: [clover]}}\n    start: {part: turn, player: 0}\n"
+        "    when: [0]\n    then: ['0.score == 3']\n")   # 2, +0 for the played card, -1 penalty, +2 clover
+    overlay = str(exp / "lucky.yaml")
+    assert main(["validate", str(RELAY), "--variant", overlay]) == 0
+    assert main(["scenarios", str(exp / "scenarios.yaml")]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().out
+    assert main(["simulate", str(RELAY), "--variant", overlay, "--players", "2", "--games", "20", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] == 20
+    assert main(["diff", str(RELAY), "--variant", overlay]) == 1
+    out = capsys.readouterr().out
+    assert "+ clover" in out and "+ clover#0" in out

@@ -256,6 +256,10 @@ SCHEMAS: dict[str, dict] = {
 }
 
 
+VARIANT_REF = {"type": "string", "pattern": "^[a-zA-Z0-9_./-]+$", "maxLength": 300,
+               "description": "a variant id, or an overlay file (path relative to this file)"}
+
+
 def scenario_schema() -> dict:
     step = {"anyOf": [{"type": "string"}, {"type": "integer"},
                       obj({"choose": {"type": ["string", "integer"]}, "by": {"type": "integer"},
@@ -271,14 +275,16 @@ def scenario_schema() -> dict:
                  "attrs": {"type": "object"}, "run": {"type": "string", "maxLength": 20000},
                  "dice": {"type": "array", "items": {"type": ["integer", "string"]}}})
     one = obj({"name": {"type": "string"}, "rule": {"type": "string"}, "players": {"type": "integer", "minimum": 1},
-               "seed": {"type": "integer"}, "variants": {"type": "array", "items": R("id")}, "given": given,
+               "seed": {"type": "integer"}, "variants": {"type": "array", "items": VARIANT_REF}, "given": given,
                "when": {"type": "array", "items": step}, "then": {"type": "array", "items": check},
                "start": {"anyOf": [{"type": "string", "maxLength": 20000},
                                    obj({"part": R("id"), "player": {"type": "integer", "minimum": 0}}, ("part",))],
                          "description": "what to run instead of the whole game: effect text, or one part "
                                         "of the turn structure"}}, ("name", "rule"))
     return {"title": "Rule scenarios: given a position, when these choices, then these facts",
-            **obj({"game": R("id"), "variants": {"type": "array", "items": R("id")},
+            **obj({"game": {"type": "string", "pattern": "^[a-zA-Z0-9_./-]+$", "maxLength": 300,
+                            "description": "a game id, or the path of a game folder"},
+                   "variants": {"type": "array", "items": VARIANT_REF},
                    "scenarios": {"type": "array", "items": one}}, ("game", "scenarios"))}
 
 

@@ -256,9 +256,13 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     failed = passed = 0
     for target in args.targets:
         folder = resolve_game(target)
-        if folder is None:
-            raise UsageError(f"'{target}' is neither a game id nor a folder with game.yaml")
-        for path in scenario_files(folder):
+        if folder is not None:
+            paths = scenario_files(folder)
+        elif target.endswith((".yaml", ".yml")) and Path(target).is_file():
+            paths = [Path(target)]
+        else:
+            raise UsageError(f"'{target}' is neither a game id, a folder with game.yaml, nor a scenario file")
+        for path in paths:
             for outcome in run_file(path):
                 if outcome.ok:
                     passed += 1

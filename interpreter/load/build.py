@@ -19,7 +19,7 @@ from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang.registry import load_all
 from . import abilities, objects, structure
 from .context import Compiling
-from .files import display_path, resolve_game
+from .files import display_path, read_part, resolve_game
 from .overlay import apply_variant
 from .spec import Spec, read_spec
 
@@ -30,6 +30,7 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
     """Returns the compiled game (or None) and every problem found on the way."""
     load_all()
     spec, diags = read_spec(folder)
+    variants = overlay_files(spec, variants, diags)
     for vid in variants:
         if vid not in spec.variants:
             diags.append(Diagnostic(display_path(folder), 1, 1, f"no variant '{vid}'"
@@ -42,6 +43,35 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
     return _compile(Compiling(spec, diags), folder, variants)
+
+
+def is_overlay_file(variant: str) -> bool:
+    """Whether a --variant names an overlay file (an expansion kept outside the game folder)."""
+    return variant.endswith((".yaml", ".yml"))
+
+
+def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> list[str]:
+    """Reads the variants given as overlay files; returns every variant as an id."""
+    out = []
+    for v in variants:
+        if not is_overlay_file(v):
+            out.append(v)
+            continue
+        path = Path(v)
+        if not path.is_file():
+            diags.append(Diagnostic(v, 1, 1, "no such overlay file"))
+            continue
+        loaded, problems = read_part(path, display_path(path), "variant")
+        diags.extend(problems)
+        if loaded is None:
+            continue
+        vid = loaded.data["variant"]["id"]
+        if vid in spec.variants and spec.variants[vid][1].resolve() != path.resolve():
+            diags.append(loaded.diag(("variant", "id"), f"variant id '{vid}' is already a variant of the game"))
+            continue
+        spec.variants[vid] = (loaded, path)
+        out.append(vid)
+    return out
 
 
 def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[Diagnostic]]:
