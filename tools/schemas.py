@@ -191,6 +191,8 @@ GAME_META = obj({"id": R("id"), "name": {"type": "string"}, "version": {"type": 
                  "provenance": R("provenance")}, ("id", "name", "version", "players", "rulebook"))
 
 LIMITS = obj({"steps": {"type": "integer", "minimum": 100, "maximum": 10_000_000},
+              "work": {"type": "integer", "minimum": 1000, "maximum": 50_000_000,
+                       "description": "work allowed between two decisions: items built, iterations, characters"},
               "depth": {"type": "integer", "minimum": 4, "maximum": 500},
               "trigger_depth": {"type": "integer", "minimum": 1, "maximum": 100}})
 

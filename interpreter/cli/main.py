@@ -96,7 +96,10 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     g = _load(args.game, args.variant)
     if args.players is not None and not g.min_players <= args.players <= g.max_players:
         raise UsageError(f"{g.id} takes {g.min_players}-{g.max_players} players")
-    out = {"game": g.id, "variants": list(g.variants), "components": g.manifest()}
+    from ..load.abilities import ability_count
+    out = {"game": g.id, "variants": list(g.variants), "components": g.manifest(),
+           "abilities": ability_count(g.abilities),
+           "objects_with_abilities": len({ab.key.rpartition("#")[0] for ab in g.abilities.by_key.values()})}
     if args.by:
         # A breakdown of each kind by one property, e.g. --by type: card -> {clan: 4, ...}.
         groups: dict[str, dict[str, int]] = {}
@@ -118,6 +121,9 @@ def cmd_manifest(args: argparse.Namespace) -> int:
             print(f"{kind:24} {n}")
             for value, m in sorted(out.get("by", {}).get(args.by, {}).get(kind, {}).items()):
                 print(f"  {args.by}={value:18} {m}")
+        if out["abilities"]:
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(out["abilities"].items()))
+            print(f"abilities: {kinds}, on {out['objects_with_abilities']} object definition(s)")
     return 0
 
 

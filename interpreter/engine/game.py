@@ -60,6 +60,7 @@ class CompiledGame:
     legend: str = ""
     player_names: list[str] = field(default_factory=list)
     step_budget: int = 200_000
+    work_budget: int = 1_000_000
     max_depth: int = 64
     max_trigger_depth: int = 16
     source_dir: str = ""
@@ -70,6 +71,7 @@ class CompiledGame:
     window_names: dict[str, str] = field(default_factory=dict)  # step id -> its name, for prompts
     printed: set[str] = field(default_factory=set)             # objects printed on others (icons)
     env: Any = None                               # the compiler Env, for scenarios and tools
+    measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """Returns object ids of one kind (all objects for None), in definition order."""

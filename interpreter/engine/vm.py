@@ -10,8 +10,9 @@ from typing import Any
 
 from ..lang.compiler import (CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
                              LET, RET, RUN, SETATTR, SETGAME)
-from ..lang.runtime import Ctx, RuntimeProblem, frozen, set_attr, text_of
+from ..lang.runtime import Ctx, RuntimeProblem, frozen, save_check, set_attr, text_of
 from .abilities import fired, replacement
+from .values import unsaveable
 from .scoring import abort, finish
 
 
@@ -33,6 +34,7 @@ def run(g: Any, d: dict) -> None:
     budget = g.step_budget
     max_depth = g.max_depth
     replaced = g.abilities.replacements
+    work = [g.work_budget]
     steps = 0
     frames = d["frames"]
     while frames and d["pending"] is None and not d["terminal"]:
@@ -40,7 +42,7 @@ def run(g: Any, d: dict) -> None:
         prog = g.programs[fr["p"]]
         code = prog.code
         l = fr["l"]
-        c = Ctx(d, g, l)
+        c = Ctx(d, g, l, work)
         pc = fr["pc"]
         try:
             while True:
@@ -78,7 +80,10 @@ def run(g: Any, d: dict) -> None:
                 elif op == SETGAME:
                     if d.get("frozen") is not None:
                         frozen(d)
-                    d["gvars"][ins[1]] = ins[2](c)
+                    v = ins[2](c)
+                    if type(v) is list or type(v) is dict:
+                        save_check(c, v)
+                    d["gvars"][ins[1]] = v
                 elif op == CHOOSE:
                     options, player, prompt, labels, always = ins[2](c)
                     if type(options) is not list:
@@ -97,6 +102,11 @@ def run(g: Any, d: dict) -> None:
                     fr["pc"] = pc
                     d["pending"] = {"player": player, "prompt": str(prompt), "options": options,
                                     "labels": [str(x) for x in labels], "var": ins[1]}
+                    # Everything that waits for the answer is saved with the state: it must save.
+                    bad = unsaveable([options] + [f["l"] for f in frames], g.measured)
+                    if bad:
+                        d["pending"] = None
+                        raise RuntimeProblem(f"cannot wait for a decision holding {bad}")
                     raise Stop
                 elif op == RET:
                     value = ins[1](c) if ins[1] is not None else None

@@ -14,6 +14,7 @@ from lark import Token, Tree
 from ..diagnostics import suggest
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler, _binop
 from .parser import SyntaxProblem, parse
+from .runtime import RuntimeProblem, checked, spend
 
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
 
@@ -102,7 +103,17 @@ class Compiler(ExpressionCompiler):
             target, op, value = node.children
             get, val = self.expr(target), self.expr(value)
             f = _binop(str(op)[0])
-            self.assign(node, target, lambda c: f(get(c), val(c)))
+
+            def aug(c, get=get, val=val, f=f):
+                x, y = get(c), val(c)
+                try:
+                    r = checked(f(x, y))
+                except TypeError:
+                    raise RuntimeProblem(f"cannot compute {x!r} {str(op)} {y!r}") from None
+                if type(r) is list or type(r) is str:
+                    spend(c, len(r))
+                return r
+            self.assign(node, target, aug)
         elif kind == "expr_stmt":
             self.expr_stmt(node.children[0])
         elif kind == "if_stmt":

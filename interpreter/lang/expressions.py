@@ -16,7 +16,7 @@ from lark import Token, Tree
 from ..diagnostics import suggest
 from .parser import SyntaxProblem, parse
 from .registry import REGISTRY, Verb
-from .runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, get_attr, text_of
+from .runtime import MAX_INT, MAX_SEQUENCE, Ctx, RuntimeProblem, checked, get_attr, spend, text_of
 
 SPECIAL_CALLS = {"choose", "run", "end_game", "emit", "window", "_call"}
 CONSTANTS = {"num_players"}
@@ -142,7 +142,7 @@ class ExpressionCompiler:
             argf = self.bind(node, fname, params)
 
             def call_fn(c: Ctx, _n: str = fname) -> Any:
-                return c.g.functions[_n](Ctx(c.s, c.g, argf(c)))
+                return c.g.functions[_n](Ctx(c.s, c.g, argf(c), c.w))
             return call_fn
         verb = self.env.registry.get(fname)
         if verb is None:
@@ -315,13 +315,18 @@ class ExpressionCompiler:
                 l = c.l
                 saved = l.get(var, _MISSING)
                 out = []
+                seq = seqf(c)
+                try:
+                    spend(c, len(seq))
+                except TypeError:
+                    raise RuntimeProblem(f"'for' in [...] needs a list, got {seq!r}") from None
                 try:
                     if condf is None:
-                        for x in seqf(c):
+                        for x in seq:
                             l[var] = x
                             out.append(bodyf(c))
                     else:
-                        for x in seqf(c):
+                        for x in seq:
                             l[var] = x
                             if condf(c):
                                 out.append(bodyf(c))
@@ -343,11 +348,20 @@ class ExpressionCompiler:
                     if type(n) is int and n * len(x if type(y) is int else y) > MAX_SEQUENCE:
                         raise RuntimeProblem(f"a list or text of more than {MAX_SEQUENCE} items")
                 try:
-                    return f(x, y)
+                    r = f(x, y)
                 except TypeError:
                     raise RuntimeProblem(f"cannot compute {x!r} {op} {y!r}") from None
                 except ZeroDivisionError:
                     raise RuntimeProblem(f"division by zero in {x!r} {op} {y!r}") from None
+                t = type(r)
+                if t is int:
+                    if -MAX_INT <= r <= MAX_INT:
+                        return r
+                    raise RuntimeProblem(f"{x!r} {op} {y!r} is beyond ±{MAX_INT}")
+                if t is str or t is list:
+                    checked(r)
+                    spend(c, len(r))
+                return r
             return binop
         if kind == "compare":
             a, op, b = self.expr(ch[0]), str(ch[1]), self.expr(ch[2])

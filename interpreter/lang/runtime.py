@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.values import unsaveable
+
 MAX_SEQUENCE = 100_000   # no effect builds a list or text longer than this
+MAX_INT = 10 ** 18       # no number grows beyond this (in either direction)
+WORK_BUDGET = 1_000_000  # default work between two decisions: items built, iterations, characters
 
 
 class RuntimeProblem(Exception):
@@ -13,12 +17,36 @@ class RuntimeProblem(Exception):
 
 
 class Ctx:
-    """What a running closure sees: the state data, the compiled game, its locals."""
+    """What a running closure sees: the state data, the compiled game, its locals, and
+    the work left before the next decision (a one-item list shared by a whole run)."""
 
-    __slots__ = ("s", "g", "l")
+    __slots__ = ("s", "g", "l", "w")
 
-    def __init__(self, s: dict, g: Any, l: dict):
+    def __init__(self, s: dict, g: Any, l: dict, w: list | None = None):
         self.s, self.g, self.l = s, g, l
+        self.w = w if w is not None else [WORK_BUDGET]
+
+
+def spend(c: Ctx, n: int) -> None:
+    """Counts work (items built, iterations); a rule that does too much between two
+    decisions is stopped, however few instructions it takes."""
+    w = c.w
+    w[0] -= n
+    if w[0] < 0:
+        raise RuntimeProblem("work budget exceeded (too many items built or iterations between two "
+                             "decisions; raise limits.work if the rules really need it)")
+
+
+def checked(v: Any) -> Any:
+    """Returns a computed value if it stays within the language's sizes, else raises."""
+    t = type(v)
+    if t is int:
+        if -MAX_INT <= v <= MAX_INT:
+            return v
+        raise RuntimeProblem(f"a number beyond ±{MAX_INT}")
+    if (t is str or t is list) and len(v) > MAX_SEQUENCE:
+        raise RuntimeProblem(f"a list or text of more than {MAX_SEQUENCE} items")
+    return v
 
 
 def get_attr(c: Ctx, x: Any, name: str) -> Any:
@@ -58,6 +86,9 @@ def set_attr(c: Ctx, x: Any, name: str, value: Any) -> None:
     """Writes a player variable (int) or an entity's dynamic attribute (str)."""
     if c.s.get("frozen") is not None:
         frozen(c.s)
+    t = type(value)
+    if t is list or t is dict:
+        save_check(c, value)
     if type(x) is int and not isinstance(x, bool):
         pv = c.s["pvars"][x]
         if name not in pv:
@@ -67,6 +98,13 @@ def set_attr(c: Ctx, x: Any, name: str, value: Any) -> None:
         c.s["attrs"].setdefault(x, {})[name] = value
     else:
         raise RuntimeProblem(f"cannot set .{name} of {x!r}")
+
+
+def save_check(c: Ctx, value: Any) -> None:
+    """Raises unless a value written into the state saves exactly (see engine/state.py)."""
+    bad = unsaveable([value], c.g.measured)
+    if bad:
+        raise RuntimeProblem(f"cannot keep {bad} in the game state")
 
 
 def text_of(c: Ctx, v: Any) -> str:

@@ -17,6 +17,7 @@ from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang.registry import load_all
+from ..lang.runtime import WORK_BUDGET
 from . import abilities, objects, structure
 from .context import Compiling
 from .files import display_path, read_part, resolve_game
@@ -111,7 +112,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[Compiled
         score=scoring[0], tiebreaks=scoring[1], win_if=scoring[2], abilities=table,
         internal_vars=set(spec.internal), legend=spec.legend,
         player_names=list(meta.get("player_names", [])),
-        step_budget=spec.limits.get("steps", 200_000), max_depth=spec.limits.get("depth", 64),
+        step_budget=spec.limits.get("steps", 200_000), work_budget=spec.limits.get("work", WORK_BUDGET),
+        max_depth=spec.limits.get("depth", 64),
         max_trigger_depth=spec.limits.get("trigger_depth", 16),
         source_dir=str(folder), params=params, quantities=set(quantities),
         window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()}, printed=world.printed,

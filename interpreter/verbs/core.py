@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import rng
-from ..lang.runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, text_of
+from ..lang.runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, spend, text_of
 from ..lang.registry import P, register
 
 
@@ -33,7 +33,10 @@ def text(c: Ctx, value: Any) -> str:
 @register("join", P("items", "list"), P("sep", "str", ", "), pure=True)
 def join(c: Ctx, items: list, sep: str) -> str:
     """Returns the items as text, separated by `sep` (objects read as their names)."""
-    return sep.join(text_of(c, x) for x in _list(items, "join"))
+    spend(c, len(_list(items, "join")))
+    out = sep.join(text_of(c, x) for x in items)
+    spend(c, len(out))
+    return out
 
 
 @register("player_name", P("player", "player"), pure=True)
@@ -71,6 +74,7 @@ def random_pick(c: Ctx, items: list) -> Any:
 def shuffled(c: Ctx, items: list) -> list:
     """Returns a shuffled copy of a list (seeded RNG)."""
     out = list(_list(items, "shuffled"))
+    spend(c, len(out))
     rng.shuffle(c.s, out)
     return out
 
@@ -115,6 +119,7 @@ def range_(c: Ctx, start: int, stop: int | None) -> list[int]:
     r = range(start) if stop is None else range(start, stop)
     if len(r) > MAX_SEQUENCE:
         raise RuntimeProblem(f"range() of {len(r)} numbers; the limit is {MAX_SEQUENCE}")
+    spend(c, len(r))
     return list(r)
 
 
@@ -194,7 +199,8 @@ def sort(c: Ctx, items: list) -> list:
 def unique(c: Ctx, items: list) -> list:
     """Returns the items without repeats, first occurrence kept (order is stable)."""
     out: list = []
-    for x in _list(items, "unique"):
+    spend(c, len(_list(items, "unique")) ** 2 // 4 + 1)
+    for x in items:
         if x not in out:
             out.append(x)
     return out
@@ -226,6 +232,9 @@ def put(c: Ctx, rec: dict, key: str, value: Any) -> dict:
     """Returns a copy of a record with one field set."""
     if type(rec) is not dict:
         raise RuntimeProblem(f"put() needs a record, got {rec!r}")
+    if type(key) is not str:
+        raise RuntimeProblem(f"put(): a record's keys are text, got {key!r}")
+    spend(c, len(rec) + 1)
     out = dict(rec)
     out[key] = value
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..lang.runtime import Ctx, RuntimeProblem
+from ..lang.runtime import Ctx, RuntimeProblem, spend
 from ..lang.registry import P, register
 
 
@@ -67,7 +67,11 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
     path = [start]
     seen = {start}
 
+    if length > len(adj):
+        return out          # no walk visits a space twice, so none is longer than the board
+
     def walk(at: str, left: int) -> None:
+        spend(c, len(adj[at]))
         for nxt in adj[at]:
             if nxt in seen or nxt in blocked:
                 continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.runtime import Ctx, RuntimeProblem
+from ..lang.runtime import Ctx, RuntimeProblem, spend
 from ..lang.registry import P, register
 
 
@@ -58,6 +58,7 @@ def longest_rising_trail(c: Ctx, values: Any, links: list, all_linked: bool, ris
         hit = memo.get(key)
         if hit is not None:
             return hit
+        spend(c, 1 + len(nxt[n]))
         out: tuple = (n,)
         for m in nxt[n]:
             if values[m] == values[n]:
@@ -108,6 +109,7 @@ def connected_groups(c: Ctx, nodes: list, links: list) -> list:
     of their first node."""
     if type(nodes) is not list:
         raise RuntimeProblem(f"connected_groups() needs a list of nodes, got {nodes!r}")
+    spend(c, len(nodes) + len(links) if type(links) is list else len(nodes))
     keep = set(nodes)
     adj: dict[Any, set] = {n: set() for n in nodes}
     for a, b in _links(links, "connected_groups"):

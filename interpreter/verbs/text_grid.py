@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from ..lang.runtime import Ctx, RuntimeProblem, text_of
+from ..lang.runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, spend, text_of
 from ..lang.registry import P, register
 
 
@@ -22,6 +22,11 @@ def grid_text(c: Ctx, cells: list, indent: str) -> str:
         return ""
     rows = max(r for r, _ in grid) + 1
     cols = max(k for _, k in grid) + 1
+    if min(r for r, _ in grid) < 0 or min(k for _, k in grid) < 0:
+        raise RuntimeProblem("grid_text(): rows and columns are numbers from 0")
+    if rows * cols > MAX_SEQUENCE:
+        raise RuntimeProblem(f"grid_text(): a grid of {rows} x {cols} cells; the limit is {MAX_SEQUENCE} cells")
+    spend(c, rows * cols + sum(len(v) for v in grid.values()))
     width = [max([len(grid.get((r, k), "")) for r in range(rows)]) for k in range(cols)]
     lines = []
     for r in range(rows):

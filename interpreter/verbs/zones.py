@@ -9,8 +9,10 @@ from typing import Any
 
 from ..engine import rng
 from ..engine.state import move_object
-from ..lang.runtime import Ctx, RuntimeProblem
+from ..lang.runtime import Ctx, RuntimeProblem, spend
 from ..lang.registry import P, register
+
+MOVE_COST = 3   # work counted for moving one object (it costs about three list items)
 
 
 def _place(c: Ctx, place: Any) -> list:
@@ -34,6 +36,7 @@ def move_all(c: Ctx, source: str, to: str, bottom: bool) -> int:
     """Moves everything from one place to another, keeping order; returns how many."""
     objs = list(_place(c, source))
     _place(c, to)
+    spend(c, MOVE_COST * len(objs))
     for obj in (reversed(objs) if bottom else objs):
         move_object(c.s, obj, to, bottom=bottom)
     return len(objs)
@@ -42,6 +45,7 @@ def move_all(c: Ctx, source: str, to: str, bottom: bool) -> int:
 @register("shuffle", P("place", "place"))
 def shuffle(c: Ctx, place: str) -> None:
     """Shuffles a place's objects with the seeded RNG."""
+    spend(c, len(_place(c, place)))
     rng.shuffle(c.s, _place(c, place))
 
 
@@ -51,9 +55,13 @@ def draw(c: Ctx, source: str, to: str, n: int, refill_from: str | None) -> list:
     """Moves up to n objects from the top of `source` to `to`; when `source` runs out and
     `refill_from` is given, that place is shuffled into `source` first. Returns the drawn."""
     got: list[str] = []
+    if type(n) is not int:
+        raise RuntimeProblem(f"draw(): n must be a number, got {n!r}")
     for _ in range(n):
+        spend(c, MOVE_COST)
         src = _place(c, source)
         if not src and refill_from is not None and _place(c, refill_from):
+            spend(c, MOVE_COST * len(_place(c, refill_from)))
             for obj in list(_place(c, refill_from)):
                 move_object(c.s, obj, source)
             rng.shuffle(c.s, _place(c, source))

@@ -1,0 +1,70 @@
+"""Which values a game state may hold: what saves exactly as JSON and loads back the same.
+
+Only JSON types with text keys, nested at most MAX_VALUE_DEPTH deep, at most
+MAX_VALUE_ITEMS items as written out. Checked where rules put values into the state and
+where play waits for a decision (everything waiting is saved with the state)."""
+from __future__ import annotations
+
+from typing import Any
+
+_ATOMS = {str, int, bool, type(None)}
+
+MAX_VALUE_ITEMS = 100_000   # a saved value holds at most this many items, counted as JSON writes them
+MAX_VALUE_DEPTH = 32        # ... nested at most this deep
+_CACHE_LIMIT = 20_000
+
+
+class Unsaveable(Exception):
+    """A value that cannot be saved exactly (its reason is the message)."""
+
+
+def unsaveable(values: list, cache: dict) -> str | None:
+    """Returns why some of these values cannot be saved exactly (None when all can): only
+    JSON types with text keys, at most MAX_VALUE_DEPTH deep and MAX_VALUE_ITEMS items as
+    written out (a list holding one list twice counts it twice). Rule values never change
+    once built, so containers already measured are remembered in `cache` (by identity,
+    holding them so the identity stays theirs)."""
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+    try:
+        for v in values:
+            t = type(v)
+            if t is list or t is dict:
+                _measure(v, 1, cache)
+            elif t not in _ATOMS:
+                return f"a value that cannot be saved: {v!r}"
+    except Unsaveable as err:
+        return str(err)
+    return None
+
+
+def _measure(x: Any, depth: int, cache: dict) -> tuple[int, int]:
+    """Returns (items as written out, height) of a container, or raises Unsaveable."""
+    hit = cache.get(id(x))
+    if hit is not None and hit[0] is x:
+        if depth + hit[2] - 1 > MAX_VALUE_DEPTH:
+            raise Unsaveable(f"a value nested more than {MAX_VALUE_DEPTH} deep")
+        return hit[1], hit[2]
+    if depth > MAX_VALUE_DEPTH:
+        raise Unsaveable(f"a value nested more than {MAX_VALUE_DEPTH} deep")
+    n, height = len(x), 1
+    if type(x) is dict:
+        for k in x:
+            if type(k) is not str:
+                raise Unsaveable(f"a record key that is not text: {k!r}")
+        items = x.values()
+    else:
+        items = x
+    for y in items:
+        t = type(y)
+        if t is list or t is dict:
+            m, h = _measure(y, depth + 1, cache)
+            n += m
+            if h >= height:
+                height = h + 1
+        elif t not in _ATOMS:
+            raise Unsaveable(f"a value that cannot be saved: {y!r}")
+    if n > MAX_VALUE_ITEMS:
+        raise Unsaveable(f"a value of more than {MAX_VALUE_ITEMS} items")
+    cache[id(x)] = (x, n, height)
+    return n, height
