@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -105,9 +106,8 @@ class CompiledGame:
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
                           log: bool = True) -> "GameState":
         """Returns a new game, set up and run to its first decision."""
-        if type(seed) is not int:
-            raise ValueError(f"seed must be an integer, got {seed!r}")
-        n = self.min_players if num_players is None else num_players
+        seed = integral(seed, "seed")
+        n = self.min_players if num_players is None else integral(num_players, "num_players")
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.id} takes {self.min_players}-{self.max_players} players, got {n}")
         places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
@@ -146,13 +146,30 @@ class GameState:
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Returns the indices of the pending decision's options."""
         p = self.d["pending"]
+        if player is not None:
+            player = self._seat(player)
         if p is None or (player is not None and player != p["player"]):
             return []
         return list(range(len(p["options"])))
 
     def apply_action(self, action: int) -> None:
         """Answers the pending decision and plays on to the next one."""
-        resume(self.game, self.d, action)
+        resume(self.game, self.d, self._action(action))
+
+    def _action(self, action: Any) -> int:
+        a = integral(action, "action")
+        p = self.d["pending"]
+        if p is None:
+            raise ValueError("no decision is pending (the game is over)")
+        if not 0 <= a < len(p["options"]):
+            raise ValueError(f"illegal action {a}: expected 0..{len(p['options']) - 1}")
+        return a
+
+    def _seat(self, player: Any) -> int:
+        p = integral(player, "player")
+        if not 0 <= p < self.d["n"]:
+            raise ValueError(f"no player {p}: expected 0..{self.d['n'] - 1}")
+        return p
 
     def is_terminal(self) -> bool:
         return self.d["terminal"]
@@ -164,7 +181,7 @@ class GameState:
 
     def information_state_string(self, player: int) -> str:
         """Returns what `player` knows now (their observation, as JSON text)."""
-        return json.dumps(self.observation(player), sort_keys=True, ensure_ascii=False)
+        return json.dumps(self.observation(self._seat(player)), sort_keys=True, ensure_ascii=False)
 
     def returns(self) -> list[float]:
         """Returns 1.0 for each winner, 0.0 for the others (all 0.0 before the end)."""
@@ -192,29 +209,49 @@ class GameState:
         return self.d["pending"]
 
     def action_to_string(self, action: int) -> str:
-        p = self.d["pending"]
-        return p["labels"][action] if p else str(action)
+        """Returns the label of an option of the pending decision."""
+        return self.d["pending"]["labels"][self._action(action)]
 
     def observation(self, player: int) -> dict:
         """Returns what `player` may see: hidden places as counts, others' private data removed."""
         from .view import observe
-        return observe(self.game, self.d, player)
+        return observe(self.game, self.d, None if player is None else self._seat(player))
 
     def observation_string(self, player: int) -> str:
         from .view import render
-        return render(self.game, self.d, player)
+        return render(self.game, self.d, None if player is None else self._seat(player))
 
     def digest(self) -> str:
         return hashlib.sha256(st.dumps(self.d).encode()).hexdigest()
 
 
 def deserialize(game: CompiledGame, text: str) -> GameState:
-    """Returns the state saved by GameState.serialize (the game must match)."""
-    data = json.loads(text)
-    if data.get("game") != game.id or list(data.get("variants", [])) != list(game.variants):
+    """Returns the state saved by GameState.serialize; raises ValueError (one clear message)
+    if the text is not a sound saved state of this game with these variants."""
+    if not isinstance(text, (str, bytes)):
+        raise ValueError(f"expected the saved text of a game, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise ValueError(f"not a saved game: {err}") from None
+    if type(data) is not dict or not {"game", "state"} <= set(data):
+        raise ValueError("not a saved game (expected a record with 'game' and 'state')")
+    if data.get("game") != game.id or list(data.get("variants") or []) != list(game.variants):
         raise ValueError(f"saved game is {data.get('game')} {data.get('variants')}, "
                          f"not {game.id} {list(game.variants)}")
+    from .checkstate import state_problem
+    problem = state_problem(game, data["state"])
+    if problem:
+        raise ValueError(f"not a sound saved state of {game.id}: {problem}")
     return GameState(game, data["state"])
+
+
+def integral(x: Any, what: str) -> int:
+    """Returns x as an int if it is a whole number of an integer type (numpy's included);
+    booleans, floats and text are refused."""
+    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+        raise ValueError(f"{what} must be an integer, got {x!r}")
+    return operator.index(x)
 
 
 def python_version() -> str:

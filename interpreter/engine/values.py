@@ -18,19 +18,20 @@ class Unsaveable(Exception):
     """A value that cannot be saved exactly (its reason is the message)."""
 
 
-def unsaveable(values: list, cache: dict) -> str | None:
+def unsaveable(values: list, cache: dict, depth: int = 0) -> str | None:
     """Returns why some of these values cannot be saved exactly (None when all can): only
     JSON types with text keys, at most MAX_VALUE_DEPTH deep and MAX_VALUE_ITEMS items as
     written out (a list holding one list twice counts it twice). Rule values never change
     once built, so containers already measured are remembered in `cache` (by identity,
-    holding them so the identity stays theirs)."""
+    holding them so the identity stays theirs). `depth` levels above the values are
+    allowed too (a whole state holds its values that much deeper)."""
     if len(cache) > _CACHE_LIMIT:
         cache.clear()
     try:
         for v in values:
             t = type(v)
             if t is list or t is dict:
-                _measure(v, 1, cache)
+                _measure(v, 1 - depth, cache)
             elif t not in _ATOMS:
                 return f"a value that cannot be saved: {v!r}"
     except Unsaveable as err:

@@ -39,13 +39,24 @@ def observe(g: Any, d: dict, player: int | None) -> dict:
     pending = d["pending"]
     decision = None
     if pending is not None:
-        decision = {"player": pending["player"], "prompt": pending["prompt"]}
+        # Others see who decides and in which part of the turn, never the prompt or options.
+        decision = {"player": pending["player"], "step": deciding_in(d)}
         if pending["player"] == player:
+            decision["prompt"] = pending["prompt"]
             decision["options"] = list(pending["labels"])
     log = [line for line, to in d["log"] if to is None or to == player]
     return {"players": d["n"], "places": places, "player_vars": pvars, "game_vars": dict(d["gvars"]),
             "attrs": attrs, "decision": decision, "terminal": d["terminal"], "result": d["result"],
             "log": log}
+
+
+def deciding_in(d: dict) -> str:
+    """Returns the part of the turn structure (or the rule) a pending decision belongs to."""
+    for fr in reversed(d["frames"]):
+        key = fr["p"]
+        if key.startswith(("step:", "part:")):
+            return key.split(":")[1]
+    return d["frames"][-1]["p"].split(":")[-1] if d["frames"] else ""
 
 
 def render(g: Any, d: dict, player: int | None, *, skip_empty: bool = True) -> str:

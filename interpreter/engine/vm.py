@@ -183,7 +183,7 @@ def resume(g: Any, d: dict, action: int) -> None:
     pending = d["pending"]
     if pending is None:
         raise ValueError("no decision is pending")
-    if type(action) is not int or not 0 <= action < len(pending["options"]):
+    if type(action) is not int or not 0 <= action < len(pending["options"]):  # the API converted it
         raise ValueError(f"illegal action {action!r}: expected 0..{len(pending['options']) - 1}")
     d["frames"][-1]["l"][pending["var"]] = pending["options"][action]
     d["pending"] = None

@@ -1,0 +1,133 @@
+"""Checks a saved state before it is played on: a state from a file or another program
+must be one this game could have reached in shape (objects, places, variables, frames,
+the pending decision), so that playing on it can only fail as the rules would."""
+from __future__ import annotations
+
+from typing import Any
+
+from .invariants import conservation_problems
+from .state import STATE_FORMAT
+from .values import unsaveable
+
+_OPTIONAL = {"log_on": bool, "forced_rolls": list, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,
+             "frozen": int}
+_REQUIRED = {"format": int, "n": int, "seed": int, "rng": int, "places": dict, "loc": dict, "attrs": dict,
+             "pvars": list, "gvars": dict, "frames": list, "pending": (dict, type(None)), "terminal": bool,
+             "result": (dict, type(None)), "actions": list, "log": list, "turns": int}
+
+
+def _is(x: Any, kind: Any) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return type(x) in kinds
+
+
+def state_problem(g: Any, d: Any) -> str | None:
+    """Returns what is wrong with a saved state for game `g`, or None when it is sound."""
+    if type(d) is not dict:
+        return "the state is not a record"
+    if d.get("format") != STATE_FORMAT:
+        return f"state format {d.get('format')!r} is not {STATE_FORMAT}"
+    for key, kind in _REQUIRED.items():
+        if key not in d:
+            return f"the state has no '{key}'"
+        if not _is(d[key], kind):
+            return f"'{key}' has the wrong type ({type(d[key]).__name__})"
+    for key in d:
+        if key not in _REQUIRED and key not in _OPTIONAL:
+            return f"unknown part '{key}' in the state"
+        if key in _OPTIONAL and not _is(d[key], _OPTIONAL[key]):
+            return f"'{key}' has the wrong type ({type(d[key]).__name__})"
+    n = d["n"]
+    if not g.min_players <= n <= g.max_players:
+        return f"{n} players; the game takes {g.min_players}-{g.max_players}"
+    bad = unsaveable(list(d.values()), {}, depth=4)
+    if bad:
+        return f"the state holds {bad}"
+    return (_places(g, d) or _variables(g, d) or _frames(g, d) or _pending(g, d) or _ending(d)
+            or _log(d))
+
+
+def _places(g: Any, d: dict) -> str | None:
+    if set(d["places"]) != set(g.place_ids(d["n"])):
+        extra = sorted(set(d["places"]) - set(g.place_ids(d["n"])))[:3]
+        missing = sorted(set(g.place_ids(d["n"])) - set(d["places"]))[:3]
+        return f"the places are not this game's (unknown {extra}, missing {missing})"
+    for place, objs in d["places"].items():
+        if type(objs) is not list or any(type(o) is not str for o in objs):
+            return f"place '{place}' does not hold a list of object ids"
+    problems = conservation_problems(g, d)
+    return f"objects are not each in one place: {problems[0]}" if problems else None
+
+
+def _variables(g: Any, d: dict) -> str | None:
+    if len(d["pvars"]) != d["n"]:
+        return f"{len(d['pvars'])} players' variables for {d['n']} players"
+    for p, pv in enumerate(d["pvars"]):
+        if type(pv) is not dict or set(pv) != set(g.player_vars):
+            return f"player {p}'s variables are not this game's"
+    if set(d["gvars"]) != set(g.game_vars):
+        return "the game variables are not this game's"
+    for obj, attrs in d["attrs"].items():
+        if type(attrs) is not dict:
+            return f"the attributes of '{obj}' are not a record"
+    return None
+
+
+def _frames(g: Any, d: dict) -> str | None:
+    for i, fr in enumerate(d["frames"]):
+        if type(fr) is not dict or not {"p", "pc", "l", "d", "r"} <= set(fr) or set(fr) - {"p", "pc", "l", "d", "r", "x"}:
+            return f"frame {i} is not a frame"
+        prog = g.programs.get(fr["p"]) if type(fr["p"]) is str else None
+        if prog is None:
+            return f"frame {i} runs an unknown program {fr['p']!r}"
+        if type(fr["pc"]) is not int or not 0 <= fr["pc"] < len(prog.code):
+            return f"frame {i} stands at {fr['pc']!r}, outside its program"
+        if type(fr["l"]) is not dict or type(fr["d"]) is not int or not (fr["r"] is None or type(fr["r"]) is str):
+            return f"frame {i} has malformed locals, depth or result name"
+        if "x" in fr and (type(fr["x"]) is not list or any(type(k) is not str for k in fr["x"])):
+            return f"frame {i} has malformed applied replacements"
+    return None
+
+
+def _pending(g: Any, d: dict) -> str | None:
+    pend = d["pending"]
+    if pend is None:
+        return None
+    if set(pend) != {"player", "prompt", "options", "labels", "var"}:
+        return "the pending decision is malformed"
+    if type(pend["player"]) is not int or not 0 <= pend["player"] < d["n"]:
+        return f"the pending decision belongs to {pend['player']!r}, not a seat"
+    if type(pend["options"]) is not list or not pend["options"]:
+        return "the pending decision has no options"
+    if type(pend["labels"]) is not list or len(pend["labels"]) != len(pend["options"]) \
+            or any(type(x) is not str for x in pend["labels"]):
+        return "the pending decision's labels do not match its options"
+    if type(pend["prompt"]) is not str or type(pend["var"]) is not str:
+        return "the pending decision's prompt or variable is malformed"
+    if not d["frames"]:
+        return "a decision is pending but nothing waits for it"
+    return None
+
+
+def _ending(d: dict) -> str | None:
+    if d["terminal"]:
+        if d["pending"] is not None or d["frames"]:
+            return "the game is over but still has work pending"
+        r = d["result"]
+        if type(r) is not dict or not {"scores", "winners", "returns"} <= set(r):
+            return "the game is over but has no result"
+        if len(r["scores"]) != d["n"] or len(r["returns"]) != d["n"]:
+            return "the result does not have one score per player"
+    elif d["pending"] is None:
+        return "the game is neither over nor waiting for a decision"
+    if any(type(a) is not int for a in d["actions"]):
+        return "the actions are not all option numbers"
+    return None
+
+
+def _log(d: dict) -> str | None:
+    for line in d["log"]:
+        if type(line) is not list or len(line) != 2 or type(line[0]) is not str \
+                or not (line[1] is None or type(line[1]) is int):
+            return "the log is malformed"
+    return None
