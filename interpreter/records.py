@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any, Callable
 
 from .engine.game import CompiledGame, GameState, python_version
@@ -30,7 +31,10 @@ def play(game: CompiledGame, players: int, seed: int, agents: list, log: bool = 
 def make_record(state: GameState, agents: list[str] | None = None) -> dict[str, Any]:
     """Returns the JSON record of a finished (or unfinished) game."""
     g = state.game
-    return {"cairn_record": RECORD_FORMAT, "game": g.id, "definitions_version": g.version,
+    extra: dict[str, Any] = {"definitions_sha256": g.content_hash}
+    if not is_builtin(g):
+        extra["definitions_path"] = g.source_dir
+    return {"cairn_record": RECORD_FORMAT, "game": g.id, "definitions_version": g.version, **extra,
             "variants": list(g.variants), "players": state.d["n"], "seed": state.d["seed"],
             "python": python_version(), "agents": agents or [], "actions": list(state.d["actions"]),
             "turns": state.d["turns"], "result": state.d["result"],
@@ -42,8 +46,22 @@ def _without_log(d: dict) -> dict:
     return {k: v for k, v in d.items() if k not in ("log", "log_on")}
 
 
+def is_builtin(g: CompiledGame) -> bool:
+    """Whether a game was built from the definitions shipped with Cairn."""
+    from .load.files import definitions_root
+    try:
+        Path(g.source_dir).resolve().relative_to(definitions_root().resolve())
+        return True
+    except ValueError:
+        return False
+
+
 def replay(game: CompiledGame, record: dict) -> tuple[bool, str]:
     """Re-runs a record; returns (same result, explanation)."""
+    recorded = record.get("definitions_sha256")
+    if recorded and recorded != game.content_hash:
+        return False, (f"the record was played with other definitions (sha256 {recorded[:12]}...), "
+                       f"not these ({game.content_hash[:12]}...): replay it with the definitions it names")
     state = game.new_initial_state(record["players"], record["seed"], log=False)
     for i, action in enumerate(record["actions"]):
         if state.is_terminal():

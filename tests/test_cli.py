@@ -56,7 +56,7 @@ def test_validate_big_foot_ok(capsys):
 
 
 def test_validate_by_id_json_is_empty_list(capsys):
-    rc, out, _ = run(capsys, "validate", "big-foot", "--format", "json")
+    rc, out, _ = run(capsys, "validate", "big-foot", "--json")
     assert rc == 0
     assert json.loads(out) == []
 
@@ -66,7 +66,7 @@ def test_validate_missing_path_exits_2(capsys, tmp_path):
     rc, out, err = run(capsys, "validate", str(missing))
     assert rc == 2
     assert out == ""
-    assert err == f"cairn: '{missing}' is neither a game id nor a folder with game.yaml\n"
+    assert err.startswith(f"cairn: no game '{missing}' (a game id or a folder with game.yaml); known: big-foot")
 
 
 def test_validate_without_arguments_is_a_usage_error(capsys):
@@ -106,13 +106,13 @@ def test_manifest_text_and_bad_player_count(capsys):
     assert [l.split() for l in out.splitlines()] == [["card", "24"], ["disc", "10"], ["monster", "1"], ["token", "8"]]
     rc, out, err = run(capsys, "manifest", "big-foot", "--players", "5")
     assert rc == 2
-    assert err == "cairn: big-foot takes 2-4 players\n"
+    assert err == "cairn: big-foot takes 2-4 players, got 5\n"
 
 
 def test_unknown_game_exits_2(capsys):
     rc, _, err = run(capsys, "manifest", "no-such-game")
     assert rc == 2
-    assert err.startswith("cairn: no game 'no-such-game'; known: ")
+    assert err.startswith("cairn: no game 'no-such-game' (a game id or a folder with game.yaml); known: ")
     assert "big-foot" in err
 
 
@@ -209,20 +209,20 @@ def test_replay_tampered_scores_mismatch(record, tmp_path, capsys):
     assert out.startswith("MISMATCH: result differs: recorded ")
 
 
-def test_replay_not_json_exits_2(tmp_path, capsys):
+def test_replay_not_json_exits_1(tmp_path, capsys):
     path = tmp_path / "notes.txt"
     path.write_text("this is not a game record\n", "utf-8")
     rc, out, err = run(capsys, "replay", str(path))
-    assert rc == 2
+    assert rc == 1
     assert out == ""
     assert err.startswith(f"cairn: cannot read record {path}: ")
 
 
-def test_replay_json_that_is_not_a_record_exits_2(tmp_path, capsys):
+def test_replay_json_that_is_not_a_record_exits_1(tmp_path, capsys):
     path = tmp_path / "other.json"
     path.write_text('{"hello": 1}', "utf-8")
     rc, _, err = run(capsys, "replay", str(path))
-    assert rc == 2
+    assert rc == 1
     assert err == f"cairn: {path} is not a Cairn game record\n"
 
 
@@ -233,7 +233,7 @@ def test_replay_missing_file_exits_2(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("change", [{"drop": "players"}, {"set": ("actions", 5)}], ids=["no-players", "actions-int"])
-def test_replay_malformed_record_is_a_usage_error(record, tmp_path, capsys, change):
+def test_replay_malformed_record_exits_1(record, tmp_path, capsys, change):
     rec = json.loads(record.read_text("utf-8"))
     if "drop" in change:
         del rec[change["drop"]]
@@ -243,7 +243,7 @@ def test_replay_malformed_record_is_a_usage_error(record, tmp_path, capsys, chan
     bad = tmp_path / "malformed.json"
     bad.write_text(json.dumps(rec), "utf-8")
     rc, _, err = run(capsys, "replay", str(bad))
-    assert rc == 2
+    assert rc == 1
     assert err.startswith("cairn: ")
 
 

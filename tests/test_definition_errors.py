@@ -171,9 +171,9 @@ def test_validate_reports_each_problem_text_and_json(work, capsys):
         assert line + "\n" in out
     assert syntax_prefix in out
     assert SYNTAX_CARET in out
-    assert "5 problem(s): checked schema; effects" in err
+    assert "5 problems: checked schema; effects" in err
 
-    rc, out, err = cli(capsys, "validate", "schema", "effects", "--format", "json")
+    rc, out, err = cli(capsys, "validate", "schema", "effects", "--json")
     assert rc == 1
     entries = json.loads(out)
     assert all(set(e) == {"file", "line", "column", "message"} for e in entries)
@@ -440,8 +440,8 @@ def test_broken_overlays(work, capsys):
     rc, out, err = cli(capsys, "validate", "var")
     assert rc == 1
     assert out.splitlines() == [dup, REQ_MSG, RM_MSG]
-    assert "3 problem(s)" in err
-    rc, out, _ = cli(capsys, "validate", "var", "--format", "json")
+    assert "3 problems" in err
+    rc, out, _ = cli(capsys, "validate", "var", "--json")
     assert rc == 1
     assert [f"{e['file']}:{e['line']}:{e['column']}: {e['message']}" for e in json.loads(out)] == [dup, REQ_MSG, RM_MSG]
 
@@ -486,7 +486,7 @@ def test_broken_copy_never_prints_a_traceback(work, capsys, name):
     rc, out, err = cli(capsys, "validate", name)
     assert rc == 1
     assert out.count(f"{name}/") >= 1          # at least one file:line:col line
-    rc, out, _ = cli(capsys, "validate", name, "--format", "json")
+    rc, out, _ = cli(capsys, "validate", name, "--json")
     assert rc == 1
     assert all(e["file"].startswith(f"{name}/") for e in json.loads(out))
     variant = ["--variant", "dup"] if name == "variants" else []

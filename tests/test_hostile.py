@@ -50,6 +50,7 @@ def test_runaway_rule_is_a_quick_clean_abort(relay, name):
     assert state.is_terminal() and result["reason"] == "aborted", result
     assert reason in result["aborted"], result["aborted"]
     assert result["aborted"].startswith("scenario:"), result["aborted"]   # where: the rule's own text
-    assert spent < 1.0, f"{name} took {spent:.2f} s"
+    # well under a second on an idle machine; the bound leaves room for a loaded one
+    assert spent < 2.0, f"{name} took {spent:.2f} s"
     back = deserialize(relay, state.serialize())
     assert back.serialize() == state.serialize()

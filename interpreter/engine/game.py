@@ -65,6 +65,7 @@ class CompiledGame:
     max_depth: int = 64
     max_trigger_depth: int = 16
     source_dir: str = ""
+    content_hash: str = ""                         # SHA-256 of the definition files it was built from
     meta: dict[str, Any] = field(default_factory=dict)
     kind_index: dict[str, tuple[str, ...]] = field(default_factory=dict)
     params: dict[str, dict] = field(default_factory=dict)      # rule constants as declared

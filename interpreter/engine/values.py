@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_ATOMS = {str, int, bool, type(None)}
+_ATOMS = {str, int, bool, float, type(None)}   # floats: only the engine makes them (returns)
 
 MAX_VALUE_ITEMS = 100_000   # a saved value holds at most this many items, counted as JSON writes them
 MAX_VALUE_DEPTH = 32        # ... nested at most this deep

@@ -9,6 +9,7 @@ game is returned only when there were none.
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
 from . import abilities, objects, structure
 from .context import Compiling
-from .files import display_path, read_part, resolve_game
+from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variant
 from .spec import Spec, read_spec
 
@@ -44,6 +45,19 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
     return _compile(Compiling(spec, diags), folder, variants)
+
+
+def content_hash(folder: Path, overlays: list[Path]) -> str:
+    """Returns a SHA-256 over the definition files a game was built from (its own files and
+    the overlays applied, in order), so a record names exactly the rules it was played by."""
+    h = hashlib.sha256()
+    for name in sorted(PART_FILES):
+        path = folder / name
+        if path.is_file():
+            h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in overlays:
+        h.update(b"overlay\0" + Path(path).read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def is_overlay_file(variant: str) -> bool:
@@ -116,6 +130,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[Compiled
         max_depth=spec.limits.get("depth", 64),
         max_trigger_depth=spec.limits.get("trigger_depth", 16),
         source_dir=str(folder), params=params, quantities=set(quantities),
+        content_hash=content_hash(folder, [spec.variants[v][1] for v in variants]),
         window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()}, printed=world.printed,
         meta={"rulebook": meta.get("rulebook", ""), "description": meta.get("description", ""),
               "box": {k: v for k, (v, _) in spec.box.items()},

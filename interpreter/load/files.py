@@ -213,8 +213,14 @@ def _merge_groups(data: Any) -> None:
 
 
 def display_path(path: Path) -> str:
-    """Returns a path as the user would type it (relative to the working folder if possible)."""
+    """Returns a path as the user would type it: relative to the working folder if possible;
+    a built-in game's files as definitions/<game>/..., never the installed package's path."""
+    resolved = path.resolve()
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    try:
+        return str(Path("definitions") / resolved.relative_to(definitions_root().resolve()))
     except ValueError:
         return str(path)

@@ -1,0 +1,64 @@
+"""What every `cairn` command shares: the usage error, finding and loading games (saying
+when a local folder shadows a built-in game), plurals, and the progress bar."""
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from ..engine.game import CompiledGame
+from ..load.build import load_game
+from ..load.files import definitions_root, game_ids, resolve_game
+
+
+class UsageError(Exception):
+    """A bad command line (exit status 2)."""
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """Returns "1 player", "2 players"."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def game_folder(target: str) -> Path:
+    """Returns the folder of a game id or path; says so when a folder here shadows a
+    built-in game of the same name."""
+    folder = resolve_game(target)
+    if folder is None:
+        raise UsageError(f"no game '{target}' (a game id or a folder with game.yaml); known: {', '.join(game_ids())}")
+    builtin = definitions_root() / target
+    if (builtin / "game.yaml").is_file() and folder.resolve() != builtin.resolve():
+        print(f"note: using the folder {target}/ here, not the built-in game {target}", file=sys.stderr)
+    return folder
+
+
+def load(target: str, variants: Sequence[str]) -> CompiledGame:
+    """Returns a compiled game (DefinitionError carries its problems)."""
+    return load_game(game_folder(target), list(variants))
+
+
+def check_players(g: CompiledGame, n: int) -> None:
+    if not g.min_players <= n <= g.max_players:
+        raise UsageError(f"{g.id} takes {g.min_players}-{g.max_players} players, got {n}")
+
+
+def colour_ok(stream=sys.stderr) -> bool:
+    """Whether to colour output: a terminal, and NO_COLOR not set (https://no-color.org)."""
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+@contextmanager
+def progress(total: int, what: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """Yields a function taking the number done so far; draws a bar on stderr when enabled."""
+    if not enabled:
+        yield lambda done: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    console = Console(file=sys.stderr, no_color=bool(os.environ.get("NO_COLOR")))
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda done: bar.update(task, completed=done)

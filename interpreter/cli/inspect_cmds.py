@@ -1,0 +1,168 @@
+"""The commands that read definitions without playing: list, validate, manifest, lint,
+diff and scenarios."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from ..diagnostics import DefinitionError, Diagnostic
+from ..load.build import build, list_variants, load_game
+from ..load.files import display_path, game_ids, read_part
+from .common import UsageError, check_players, game_folder, load, plural
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = []
+    for gid in game_ids():
+        try:
+            g = load_game(gid)
+            rows.append({"id": gid, "name": g.name, "players": [g.min_players, g.max_players],
+                         "variants": list_variants(gid)})
+        except DefinitionError as err:
+            rows.append({"id": gid, "error": f"{len(err.diagnostics)} problem(s); run cairn validate {gid}",
+                         "variants": list_variants(gid)})
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for r in rows:
+        players = f"{r['players'][0]}-{r['players'][1]} players" if "players" in r else r["error"]
+        print(f"{r['id']:20} {r.get('name', ''):20} {players}")
+        for vid, name in r["variants"].items():
+            print(f"    --variant {vid:16} {name}")
+    return 0
+
+
+def validate_targets(targets: Sequence[str], variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
+    """Returns (problems, what was checked): the base game, each variant alone, the given
+    combination, and the scenario files."""
+    problems: list[Diagnostic] = []
+    checked: list[str] = []
+    for target in targets:
+        folder = game_folder(target)
+        combos: list[list[str]] = [list(variants)]
+        if not variants:
+            combos += [[vid] for vid in list_variants(folder)]
+        for combo in combos:
+            _game, diags = build(folder, combo)
+            checked.append(f"{target}" + "".join(f" --variant {v}" for v in combo))
+            problems.extend(d for d in diags if d not in problems)
+            if diags and not combo:
+                break  # the base is broken: variant checks would repeat its problems
+        for path in sorted((folder / "scenarios").glob("*.yaml")):
+            _loaded, diags = read_part(path, display_path(path), "scenario")
+            problems.extend(d for d in diags if d not in problems)
+    return problems, checked
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    problems, checked = validate_targets(args.targets, args.variant)
+    if args.json:
+        print(json.dumps([d.as_json() for d in problems], indent=2, ensure_ascii=False))
+    else:
+        for d in problems:
+            print(d)
+        print(f"{'valid' if not problems else plural(len(problems), 'problem')}: checked " + "; ".join(checked),
+              file=sys.stderr)
+    return 1 if problems else 0
+
+
+def cmd_manifest(args: argparse.Namespace) -> int:
+    from ..load.abilities import ability_count
+    g = load(args.game, args.variant)
+    if args.players is not None:
+        check_players(g, args.players)
+    out = {"game": g.id, "variants": list(g.variants), "components": g.manifest(),
+           "abilities": ability_count(g.abilities),
+           "objects_with_abilities": len({ab.key.rpartition("#")[0] for ab in g.abilities.by_key.values()})}
+    if args.by:
+        # A breakdown of each kind by one property, e.g. --by type: card -> {clan: 4, ...}.
+        groups: dict[str, dict[str, int]] = {}
+        for obj, kind, _start in g.components:
+            value = g.props[obj].get(args.by)
+            if value is not None and obj not in g.printed:
+                groups.setdefault(kind, {})
+                groups[kind][str(value)] = groups[kind].get(str(value), 0) + 1
+        out["by"] = {args.by: groups}
+    if args.players is not None:
+        # The box is the same for any player count; this checks the count and that setup runs.
+        g.new_initial_state(args.players, 0, log=False)
+        out["players"] = args.players
+    if args.json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    for kind, n in sorted(out["components"].items()):
+        print(f"{kind:24} {n}")
+        for value, m in sorted(out.get("by", {}).get(args.by, {}).get(kind, {}).items()):
+            print(f"  {args.by}={value:18} {m}")
+    if out["abilities"]:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(out["abilities"].items()))
+        print(f"abilities: {kinds}, on {plural(out['objects_with_abilities'], 'object definition')}")
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from ..lint import lint
+    found = []
+    for target in args.targets:
+        folder = game_folder(target)
+        load_game(folder, args.variant)      # it must compile first
+        found.extend(lint(folder, args.variant))
+    if args.json:
+        print(json.dumps([f.as_json() for f in found], indent=2, ensure_ascii=False))
+    else:
+        for f in found:
+            print(f)
+        print(f"{plural(len(found), 'rule')} dispatch on an object's id or kind", file=sys.stderr)
+    return 1 if found else 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from ..diff import diff, load_spec, model, render
+    if not args.other and not args.variant:
+        raise UsageError("give a second game or folder, or --variant: what should the game be compared with?")
+    left = game_folder(args.game)
+    right = game_folder(args.other) if args.other else left
+    changes = diff(model(load_spec(left, args.base_variant)), model(load_spec(right, args.variant)))
+
+    def side(target: str, variants: list[str]) -> str:
+        return target + "".join(f" --variant {v}" for v in variants)
+    lname, rname = side(args.game, args.base_variant), side(args.other or args.game, args.variant)
+    if args.json:
+        print(json.dumps({"left": lname, "right": rname, "changes": [c.as_json() for c in changes]},
+                         indent=1, ensure_ascii=False))
+    else:
+        print(render(changes, lname, rname))
+    return 1 if changes else 0
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    from ..scenarios import run_file, scenario_files
+    failed = passed = 0
+    rows = []
+    for target in args.targets:
+        if target.endswith((".yaml", ".yml")) and Path(target).is_file():
+            paths = [Path(target)]
+        else:
+            paths = scenario_files(game_folder(target))
+        for path in paths:
+            for outcome in run_file(path):
+                rows.append({"name": outcome.name, "rule": outcome.rule, "where": outcome.where,
+                             "ok": outcome.ok, "failures": outcome.failures})
+                if outcome.ok:
+                    passed += 1
+                    if args.verbose and not args.json:
+                        print(f"ok    {outcome.name}")
+                else:
+                    failed += 1
+                    if not args.json:
+                        print(f"FAIL  {outcome.where}: {outcome.name} [{outcome.rule}]")
+                        for f in outcome.failures:
+                            print(f"      {f}")
+    if args.json:
+        print(json.dumps({"passed": passed, "failed": failed, "scenarios": rows}, indent=1, ensure_ascii=False))
+    else:
+        print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
