@@ -1,0 +1,29 @@
+"""Ordering a list by a property of its items.
+
+`sort(items)` orders plain values; a list of objects, spaces, players or records is
+ordered here by one of their attributes or properties (a board's printed numbering, a
+card's cost, a player's score), so option lists can follow an order the data states
+rather than the order the definitions happen to be written in.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..lang.runtime import Ctx, RuntimeProblem, get_attr
+from ..lang.registry import P, register
+
+
+@register("sort_by", P("items", "list"), P("prop", "str"), P("descending", "bool", False), pure=True)
+def sort_by(c: Ctx, items: list, prop: str, descending: bool) -> list:
+    """Returns the items (objects, spaces, players or records) ordered by one property or
+    attribute of each, ascending unless `descending`; items with equal values keep their
+    order."""
+    if type(items) is not list:
+        raise RuntimeProblem(f"sort_by() needs a list, got {items!r}")
+    keyed = [(get_attr(c, x, prop), x) for x in items]
+    try:
+        keyed.sort(key=lambda k: k[0], reverse=descending)   # stable either way
+    except TypeError:
+        raise RuntimeProblem(f"sort_by(): the values of {prop!r} cannot be compared "
+                             f"({', '.join(sorted({type(k[0]).__name__ for k in keyed}))})") from None
+    return [k[1] for k in keyed]
