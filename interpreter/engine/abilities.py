@@ -48,13 +48,19 @@ class Listener:
     program: str
     condition: Callable | None
     ability: Ability | None = None
+    order: int = 0                        # definition order among the event's listeners
 
 
 @dataclass
 class AbilityTable:
-    """Every ability of a compiled game, indexed the way play looks them up."""
+    """Every ability of a compiled game, indexed the way play looks them up. A triggered
+    ability whose condition starts with `<field> == this` (the event names its object:
+    `landed(s)` on a space, `played(c)` on a card) is filed under that object, so an
+    event reaches only the abilities of the object it names."""
 
-    listeners: dict[str, list[Listener]] = field(default_factory=dict)
+    listeners: dict[str, list[Listener]] = field(default_factory=dict)     # event -> the others
+    targeted: dict[str, dict[str, dict[str, list[Listener]]]] = field(default_factory=dict)
+    # event -> field -> object -> listeners
     activated: dict[str, list[Ability]] = field(default_factory=dict)      # window -> abilities
     statics: dict[str, list[Ability]] = field(default_factory=dict)        # quantity -> abilities
     replacements: dict[str, list[Ability]] = field(default_factory=dict)   # program key -> abilities
@@ -92,19 +98,34 @@ def _locals(d: dict, obj: str, extra: dict) -> dict:
 
 def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
     """Returns (program, locals) for every trigger and ability answering an event, in order."""
-    out: list[tuple[str, dict]] = []
-    for t in g.abilities.listeners.get(event, ()):
+    out: list[tuple[int, str, dict]] = []
+    table = g.abilities
+    for t in table.listeners.get(event, ()):
         ab = t.ability
         if ab is None:
             if t.condition is None or t.condition(Ctx(d, g, dict(fields))):
-                out.append((t.program, dict(fields)))
+                out.append((t.order, t.program, dict(fields)))
             continue
         for obj in ab.objects:
             if counts(d, g, ab, obj):
                 l = _locals(d, obj, fields)
                 if t.condition is None or t.condition(Ctx(d, g, l)):
-                    out.append((t.program, l))
-    return out
+                    out.append((t.order, t.program, l))
+    targeted = table.targeted.get(event)
+    if targeted:
+        mixed = bool(out)
+        for name, by_object in targeted.items():
+            obj = fields.get(name)
+            if type(obj) is not str:
+                continue
+            for t in by_object.get(obj, ()):
+                if counts(d, g, t.ability, obj):
+                    l = _locals(d, obj, fields)
+                    if t.condition is None or t.condition(Ctx(d, g, l)):
+                        out.append((t.order, t.program, l))
+        if mixed or len(targeted) > 1:
+            out.sort(key=lambda x: x[0])
+    return [(program, l) for _o, program, l in out]
 
 
 # ---- activated abilities ------------------------------------------------------------

@@ -40,7 +40,7 @@ def state_problem(g: Any, d: Any) -> str | None:
     n = d["n"]
     if not g.min_players <= n <= g.max_players:
         return f"{n} players; the game takes {g.min_players}-{g.max_players}"
-    bad = unsaveable(list(d.values()), {}, depth=4)
+    bad = unsaveable(list(d.values()), {}, depth=4)   # a fresh memory: the state's parts change
     if bad:
         return f"the state holds {bad}"
     return (_places(g, d) or _variables(g, d) or _frames(g, d) or _pending(g, d) or _ending(d)

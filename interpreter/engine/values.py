@@ -23,14 +23,20 @@ def unsaveable(values: list, cache: dict, depth: int = 0) -> str | None:
     JSON types with text keys, at most MAX_VALUE_DEPTH deep and MAX_VALUE_ITEMS items as
     written out (a list holding one list twice counts it twice). Rule values never change
     once built, so containers already measured are remembered in `cache` (by identity,
-    holding them so the identity stays theirs). `depth` levels above the values are
-    allowed too (a whole state holds its values that much deeper)."""
+    holding them so the identity stays theirs); never pass a container that changes (a
+    frame's locals): pass its values. `depth` levels above the values are allowed too (a
+    whole state holds its values that much deeper)."""
     if len(cache) > _CACHE_LIMIT:
         cache.clear()
+    atoms = _ATOMS.issuperset
     try:
         for v in values:
             t = type(v)
-            if t is list or t is dict:
+            if t is list:
+                # A flat list (most are) is sound as built: lists never grow past MAX_SEQUENCE.
+                if not atoms(map(type, v)) or depth:
+                    _measure(v, 1 - depth, cache)
+            elif t is dict:
                 _measure(v, 1 - depth, cache)
             elif t not in _ATOMS:
                 return f"a value that cannot be saved: {v!r}"
@@ -41,6 +47,12 @@ def unsaveable(values: list, cache: dict, depth: int = 0) -> str | None:
 
 def _measure(x: Any, depth: int, cache: dict) -> tuple[int, int]:
     """Returns (items as written out, height) of a container, or raises Unsaveable."""
+    if type(x) is list and _ATOMS.issuperset(map(type, x)):
+        if depth > MAX_VALUE_DEPTH:
+            raise Unsaveable(f"a value nested more than {MAX_VALUE_DEPTH} deep")
+        if len(x) > MAX_VALUE_ITEMS:
+            raise Unsaveable(f"a value of more than {MAX_VALUE_ITEMS} items")
+        return len(x), 1          # a flat list (most are): no need to remember it
     hit = cache.get(id(x))
     if hit is not None and hit[0] is x:
         if depth + hit[2] - 1 > MAX_VALUE_DEPTH:

@@ -36,7 +36,10 @@ def run(g: Any, d: dict) -> None:
     replaced = g.abilities.replacements
     work = [g.work_budget]
     steps = 0
+    # Frames below `low` have not run since the last decision, so their locals were
+    # checked then; only the frames above (and the one a return wrote into) are checked.
     frames = d["frames"]
+    low = max(len(frames) - 1, 0)
     while frames and d["pending"] is None and not d["terminal"]:
         fr = frames[-1]
         prog = g.programs[fr["p"]]
@@ -103,7 +106,10 @@ def run(g: Any, d: dict) -> None:
                     d["pending"] = {"player": player, "prompt": str(prompt), "options": options,
                                     "labels": [str(x) for x in labels], "var": ins[1]}
                     # Everything that waits for the answer is saved with the state: it must save.
-                    bad = unsaveable([options] + [f["l"] for f in frames], g.measured)
+                    waiting = [options]
+                    for f in frames[low:]:
+                        waiting.extend(f["l"].values())   # (locals change: measure the values)
+                    bad = unsaveable(waiting, g.measured)
                     if bad:
                         d["pending"] = None
                         raise RuntimeProblem(f"cannot wait for a decision holding {bad}")
@@ -111,6 +117,8 @@ def run(g: Any, d: dict) -> None:
                 elif op == RET:
                     value = ins[1](c) if ins[1] is not None else None
                     frames.pop()
+                    if len(frames) <= low:
+                        low = max(len(frames) - 1, 0)
                     if not frames:
                         finish(g, d, "the flow ended")
                         raise Stop

@@ -316,10 +316,13 @@ class ExpressionCompiler:
                 saved = l.get(var, _MISSING)
                 out = []
                 seq = seqf(c)
+                w = c.w
                 try:
-                    spend(c, len(seq))
+                    w[0] -= len(seq)
                 except TypeError:
                     raise RuntimeProblem(f"'for' in [...] needs a list, got {seq!r}") from None
+                if w[0] < 0:
+                    spend(c, 0)
                 try:
                     if condf is None:
                         for x in seq:

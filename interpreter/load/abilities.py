@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from ..diagnostics import suggest
 from ..engine.abilities import BOARD, Ability, AbilityTable, Listener
+from lark import Tree
+
 from ..lang.compiler import CALL, RET, WINDOW
+from ..lang.parser import parse
 from .context import Compiling
 from .spec import Src
 
@@ -65,15 +68,24 @@ def compile_abilities(cx: Compiling, event_fields: dict[str, set[str]], quantiti
         cond = cx.expression(t["if"], src.at("if"), params) if "if" in t else None
         key = f"trigger:{i}"
         cx.program(key, t["do"], src.at("do"), params)
-        table.listeners.setdefault(t["on"], []).append(Listener(key, cond))
+        table.listeners.setdefault(t["on"], []).append(Listener(key, cond, None, i))
+    order = len(cx.spec.triggers)
     for def_id, section, objs, abilities in bearers(cx):
         for i, (a, src) in enumerate(abilities):
             ab = _one(cx, f"{def_id}#{i}", section, tuple(objs), a, src, event_fields, quantities, procedures)
             if ab is None:
                 continue
             table.by_key[ab.key] = ab
+            order += 1
             if ab.kind == "triggered":
-                table.listeners.setdefault(ab.event, []).append(Listener(ab.program, ab.condition, ab))
+                listener = Listener(ab.program, ab.condition, ab, order)
+                name = _names_this(a.get("if"), event_fields[ab.event])
+                if name is None:
+                    table.listeners.setdefault(ab.event, []).append(listener)
+                else:
+                    by_object = table.targeted.setdefault(ab.event, {}).setdefault(name, {})
+                    for obj in objs:
+                        by_object.setdefault(obj, []).append(listener)
             elif ab.kind == "activated":
                 for w in ab.windows:
                     table.activated.setdefault(w, []).append(ab)
@@ -84,6 +96,46 @@ def compile_abilities(cx: Compiling, event_fields: dict[str, set[str]], quantiti
     if table.activated:
         cx.internal(WINDOW, WINDOW_PROGRAM, cx.spec.meta_src, ("w", "p"))
     return table
+
+
+def _names_this(cond: Any, fields: set[str]) -> str | None:
+    """Returns the event field a condition requires to be `this` (`s == this`, also as the
+    first part of an `and`), or None."""
+    if not isinstance(cond, str):
+        return None
+    tree = parse(cond, expression=True)
+    while isinstance(tree, Tree) and tree.data == "and_op":
+        tree = tree.children[0]
+    if not isinstance(tree, Tree) or tree.data != "compare" or str(tree.children[1]) != "==":
+        return None
+    sides = [tree.children[0], tree.children[2]]
+    names = [str(x.children[0]) for x in sides if isinstance(x, Tree) and x.data == "name"]
+    if len(names) == 2 and "this" in names:
+        other = names[1] if names[0] == "this" else names[0]
+        return other if other in fields else None
+    return None
+
+
+def emits_of(cx: Compiling) -> dict[str, set[str]]:
+    """Returns the events abilities and triggers emit in their effects (with their sure
+    fields), read before they are compiled: an ability may answer an event another emits."""
+    out: dict[str, set[str]] = {}
+    texts = [t["do"] for t, _src in cx.spec.triggers]
+    for _d, _section, _objs, abilities in bearers(cx):
+        texts += [a[k] for a, _src in abilities for k in ("do", "cost") if isinstance(a.get(k), str)]
+    for text in texts:
+        tree = parse(text)
+        if not isinstance(tree, Tree):
+            continue
+        for node in tree.iter_subtrees():
+            if node.data == "call" and str(node.children[0]) == "emit" and len(node.children) > 1:
+                first = node.children[1]
+                if isinstance(first, Tree) and first.data == "string":
+                    event = str(first.children[0])[1:-1]
+                    named = {str(a.children[0]) for a in node.children[2:]
+                             if isinstance(a, Tree) and a.data == "named_arg"}
+                    out[event] = out.get(event, named) & named
+    return out
 
 
 def _zones(cx: Compiling, a: dict, section: str, src: Src) -> frozenset[str] | None | bool:

@@ -102,7 +102,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[Compiled
     quantities = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["quantities"].items()}
     procedures = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()}
     table = abilities.compile_abilities(cx, fields, quantities, procedures)
-    listened = set(table.listeners)
+    listened = set(table.listeners) | set(table.targeted)
     windows = {w for w in table.activated if w in inside}
     _check_windows(cx, table, inside)
     structure.compile_main(cx, inside, listened, windows)
@@ -221,7 +221,7 @@ def _effects(cx: Compiling, world: objects.World) -> None:
 def _event_fields(cx: Compiling, inside: dict[str, bool]) -> dict[str, set[str]]:
     """Returns every event some rule emits or the structure announces, with its sure fields."""
     out = {k: set(v) for k, v in cx.comp.emitted.items()}
-    for ev, f in structure.events(cx, inside).items():
+    for ev, f in list(structure.events(cx, inside).items()) + list(abilities.emits_of(cx).items()):
         out[ev] = out[ev] & f if ev in out else set(f)
     return out
 

@@ -69,9 +69,12 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
 
     if length > len(adj):
         return out          # no walk visits a space twice, so none is longer than the board
+    work = c.w
 
     def walk(at: str, left: int) -> None:
-        spend(c, len(adj[at]))
+        work[0] -= len(adj[at])
+        if work[0] < 0:
+            spend(c, 0)
         for nxt in adj[at]:
             if nxt in seen or nxt in blocked:
                 continue
