@@ -51,7 +51,7 @@ def test_a_wrong_expectation_fails(big_foot):
     """The runner must be able to fail: the same position with a false fact."""
     sc = {"name": "wrong", "rule": "To Play 3", "players": 2,
           "given": {"places": {"a5": ["red.1"]}, "attrs": {"red.1": {"owner": 0}}, "dice": [2]},
-          "start": "turn(0)", "then": [{"options": ["a3", "a7"]}, 'place_of("red.1") == "a4"']}
+          "start": {"part": "turn", "player": 0}, "then": [{"options": ["a3", "a7"]}, 'place_of("red.1") == "a4"']}
     outcome = run_one(big_foot, sc, "here")
     assert not outcome.ok
     assert len(outcome.failures) == 2
