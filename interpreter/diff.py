@@ -18,7 +18,7 @@ from .diagnostics import DefinitionError, Diagnostic
 from .load.overlay import apply_variant
 from .load.spec import Spec, read_spec
 
-CATEGORIES = ("parameters", "steps", "objects", "abilities", "procedures", "functions", "quantities",
+CATEGORIES = ("parameters", "steps", "objects", "abilities", "zones", "procedures", "functions", "quantities",
               "triggers", "variables", "box", "scoring", "players")
 
 
@@ -55,6 +55,10 @@ def model(spec: Spec) -> dict[str, dict[str, Any]]:
             for i, a in enumerate(abilities):
                 if a is not None:
                     m["abilities"][f"{key}#{i}"] = _clean(a)
+    for section in ("zones", "dice"):
+        for key, (item, _src) in spec.sections[section].items():
+            m["zones"][key] = _clean({"section": section[:-1] if section == "zones" else "die",
+                                      **{k: v for k, v in item.items() if k != "id"}})
     for name, (item, _src) in spec.sections["procedures"].items():
         entry = {"params": item.get("params", []), "do": item["do"]}
         exts = [e for e, _s in spec.extensions.get(name, [])]

@@ -32,6 +32,7 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
     """Returns the compiled game (or None) and every problem found on the way."""
     load_all()
     spec, diags = read_spec(folder)
+    given = list(variants)            # as named: ids, or overlay files (records keep these)
     variants = overlay_files(spec, variants, diags)
     for vid in variants:
         if vid not in spec.variants:
@@ -44,7 +45,7 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
         return None, diags
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(Compiling(spec, diags), folder, variants)
+    return _compile(Compiling(spec, diags), folder, variants, given)
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
@@ -89,7 +90,8 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
     return out
 
 
-def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[Diagnostic]]:
+def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
+             ) -> tuple[CompiledGame | None, list[Diagnostic]]:
     spec = cx.spec
     world = objects.compile_objects(cx)
     params = _params(cx)
@@ -113,7 +115,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str]) -> tuple[Compiled
         return None, cx.diags
     meta = spec.meta
     game = CompiledGame(
-        id=meta["id"], name=meta["name"], version=meta["version"], variants=tuple(variants),
+        id=meta["id"], name=meta["name"], version=meta["version"], variants=tuple(given),
         min_players=meta["players"]["min"], max_players=meta["players"]["max"],
         programs=cx.programs, main="main", functions=functions, effects=world.effects, props=world.props,
         attr_defaults={k: v for k, (v, _) in spec.attributes.items()},
