@@ -39,6 +39,29 @@ class Ability:
     add: Callable | None = None
     times: Callable | None = None
     set: Callable | None = None
+    order: int = 0                        # definition order among the game's abilities
+
+
+@dataclass
+class Filed:
+    """Static or replacement abilities of one quantity or procedure. Those whose condition
+    starts with `<argument> == this` are filed under that object, so a call only looks at
+    the abilities of the object its argument names."""
+
+    plain: list[Ability] = field(default_factory=list)
+    by: dict[str, dict[str, list[Ability]]] = field(default_factory=dict)   # argument -> object -> abilities
+
+    def candidates(self, args: dict) -> list[tuple[Ability, str]]:
+        """Returns (ability, object) pairs that may apply to a call, in definition order."""
+        out = [(ab, obj) for ab in self.plain for obj in ab.objects]
+        if self.by:
+            for name, by_object in self.by.items():
+                obj = args.get(name)
+                if type(obj) is str:
+                    out.extend((ab, obj) for ab in by_object.get(obj, ()))
+            if self.plain or len(self.by) > 1:
+                out.sort(key=lambda x: x[0].order)
+        return out
 
 
 @dataclass(frozen=True)
@@ -62,8 +85,8 @@ class AbilityTable:
     targeted: dict[str, dict[str, dict[str, list[Listener]]]] = field(default_factory=dict)
     # event -> field -> object -> listeners
     activated: dict[str, list[Ability]] = field(default_factory=dict)      # window -> abilities
-    statics: dict[str, list[Ability]] = field(default_factory=dict)        # quantity -> abilities
-    replacements: dict[str, list[Ability]] = field(default_factory=dict)   # program key -> abilities
+    statics: dict[str, Filed] = field(default_factory=dict)          # quantity -> abilities
+    replacements: dict[str, Filed] = field(default_factory=dict)     # procedure program key -> abilities
     by_key: dict[str, Ability] = field(default_factory=dict)
 
     def count(self) -> int:
@@ -184,30 +207,33 @@ def period_ends(d: dict, per: str) -> None:
 
 
 # ---- static abilities and temporary modifiers ---------------------------------------
-def quantity(name: str, base: Callable, params: tuple[str, ...], statics: list[Ability]) -> Callable:
+def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed | None) -> Callable:
     """Returns a quantity function: its base formula changed by every static ability that
     counts (set, then times, then add, each in definition order) and by temporary
     modifiers (verb `modify`) whose arguments match."""
-    statics = tuple(statics)
+    filed = statics or Filed()
 
     def value(c: Ctx) -> Any:
         v = base(c)
         d, g, args = c.s, c.g, c.l
+        mods = d.get("mods")
+        candidates = filed.candidates(args)
+        if not candidates and not mods:
+            return v
         sets, times, adds = [], [], []
-        for ab in statics:
-            for obj in ab.objects:
-                if not counts(d, g, ab, obj):
-                    continue
-                cc = Ctx(d, g, _locals(d, obj, args))
-                if ab.condition is not None and not ab.condition(cc):
-                    continue
-                if ab.set is not None:
-                    sets.append(ab.set(cc))
-                if ab.times is not None:
-                    times.append(ab.times(cc))
-                if ab.add is not None:
-                    adds.append(ab.add(cc))
-        for m in d.get("mods", ()):
+        for ab, obj in candidates:
+            if not counts(d, g, ab, obj):
+                continue
+            cc = Ctx(d, g, _locals(d, obj, args), c.w)
+            if ab.condition is not None and not ab.condition(cc):
+                continue
+            if ab.set is not None:
+                sets.append(ab.set(cc))
+            if ab.times is not None:
+                times.append(ab.times(cc))
+            if ab.add is not None:
+                adds.append(ab.add(cc))
+        for m in mods or ():
             if m["q"] == name and all(args.get(k) == m["args"][i] for i, k in enumerate(params[:len(m["args"])])):
                 for op, bucket in (("set", sets), ("times", times), ("add", adds)):
                     if op in m:
@@ -229,15 +255,14 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: list[A
 def replacement(g: Any, d: dict, key: str, args: dict, done: list | None) -> tuple[str, dict, list] | None:
     """Returns (program, locals, applied) of the first replacement of a procedure call that
     counts, holds and has not already replaced this call, or None."""
-    for ab in g.abilities.replacements.get(key, ()):
-        for obj in ab.objects:
-            rid = f"{ab.key}@{obj}"
-            if done and rid in done:
-                continue
-            if not counts(d, g, ab, obj):
-                continue
-            l = _locals(d, obj, args)
-            if ab.condition is not None and not ab.condition(Ctx(d, g, l)):
-                continue
-            return ab.program, l, (done or []) + [rid]
+    for ab, obj in g.abilities.replacements[key].candidates(args):
+        rid = f"{ab.key}@{obj}"
+        if done and rid in done:
+            continue
+        if not counts(d, g, ab, obj):
+            continue
+        l = _locals(d, obj, args)
+        if ab.condition is not None and not ab.condition(Ctx(d, g, l)):
+            continue
+        return ab.program, l, (done or []) + [rid]
     return None

@@ -7,8 +7,10 @@ and limit), static (`modifies: quantity`) and replacement (`instead_of: procedur
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..diagnostics import suggest
-from ..engine.abilities import BOARD, Ability, AbilityTable, Listener
+from ..engine.abilities import BOARD, Ability, AbilityTable, Filed, Listener
 from lark import Tree
 
 from ..lang.compiler import CALL, RET, WINDOW
@@ -75,8 +77,9 @@ def compile_abilities(cx: Compiling, event_fields: dict[str, set[str]], quantiti
             ab = _one(cx, f"{def_id}#{i}", section, tuple(objs), a, src, event_fields, quantities, procedures)
             if ab is None:
                 continue
-            table.by_key[ab.key] = ab
             order += 1
+            ab = replace(ab, order=order)
+            table.by_key[ab.key] = ab
             if ab.kind == "triggered":
                 listener = Listener(ab.program, ab.condition, ab, order)
                 name = _names_this(a.get("if"), event_fields[ab.event])
@@ -90,12 +93,22 @@ def compile_abilities(cx: Compiling, event_fields: dict[str, set[str]], quantiti
                 for w in ab.windows:
                     table.activated.setdefault(w, []).append(ab)
             elif ab.kind == "static":
-                table.statics.setdefault(ab.target, []).append(ab)
+                _file(table.statics.setdefault(ab.target, Filed()), ab, a, quantities[ab.target])
             else:
-                table.replacements.setdefault("proc:" + ab.target, []).append(ab)
+                _file(table.replacements.setdefault("proc:" + ab.target, Filed()), ab, a, procedures[ab.target])
     if table.activated:
         cx.internal(WINDOW, WINDOW_PROGRAM, cx.spec.meta_src, ("w", "p"))
     return table
+
+
+def _file(filed: Filed, ab: Ability, a: dict, params: tuple) -> None:
+    name = _names_this(a.get("if"), set(params))
+    if name is None:
+        filed.plain.append(ab)
+    else:
+        by_object = filed.by.setdefault(name, {})
+        for obj in ab.objects:
+            by_object.setdefault(obj, []).append(ab)
 
 
 def _names_this(cond: Any, fields: set[str]) -> str | None:

@@ -255,7 +255,7 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
             if fn is None:
                 continue
             if section == "quantities":
-                fn = quantity(name, fn, params, table.statics.get(name, []))
+                fn = quantity(name, fn, params, table.statics.get(name))
             out[name] = fn
     return out
 
