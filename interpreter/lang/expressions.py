@@ -142,7 +142,13 @@ class ExpressionCompiler:
             argf = self.bind(node, fname, params)
 
             def call_fn(c: Ctx, _n: str = fname) -> Any:
-                return c.g.functions[_n](Ctx(c.s, c.g, argf(c), c.w))
+                # The function's arguments are its locals for the call (no new context).
+                args, saved = argf(c), c.l
+                c.l = args
+                try:
+                    return c.g.functions[_n](c)
+                finally:
+                    c.l = saved
             return call_fn
         verb = self.env.registry.get(fname)
         if verb is None:
