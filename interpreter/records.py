@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .engine.game import CompiledGame, GameState, python_version
+from .engine.vm import check_waiting
 from .engine.state import dumps
 
 RECORD_FORMAT = 1
@@ -31,6 +32,7 @@ def play(game: CompiledGame, players: int, seed: int, agents: list, log: bool = 
 def make_record(state: GameState, agents: list[str] | None = None) -> dict[str, Any]:
     """Returns the JSON record of a finished (or unfinished) game."""
     g = state.game
+    check_waiting(g, state.d)
     extra: dict[str, Any] = {"definitions_sha256": g.content_hash}
     if not is_builtin(g):
         extra["definitions_path"] = g.source_dir

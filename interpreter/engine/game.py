@@ -16,7 +16,7 @@ from typing import Any, Callable
 from ..lang.compiler import Program
 from . import state as st
 from .abilities import AbilityTable
-from .vm import resume, run
+from .vm import check_waiting, resume, run
 
 TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
 
@@ -197,10 +197,14 @@ class GameState:
         return self.d["n"]
 
     def clone(self) -> "GameState":
+        """Returns an independent copy (a state holding a value that cannot be copied is
+        ended as aborted first, naming the rule)."""
+        check_waiting(self.game, self.d)
         return GameState(self.game, st.jcopy(self.d))
 
     def serialize(self) -> str:
         """Returns the canonical JSON of the game: definition id, variants, state."""
+        check_waiting(self.game, self.d)
         return json.dumps({"game": self.game.id, "version": self.game.version,
                            "variants": list(self.game.variants), "state": self.d},
                           sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -12,8 +12,8 @@ from ..lang.compiler import (CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR
                              LET, RET, RUN, SETATTR, SETGAME)
 from ..lang.runtime import Ctx, RuntimeProblem, frozen, save_check, set_attr, text_of
 from .abilities import fired, replacement
-from .values import unsaveable
 from .scoring import abort, finish
+from .values import unsaveable
 
 
 def _where(g: Any, frame: dict) -> str:
@@ -38,9 +38,6 @@ def run(g: Any, d: dict) -> None:
     replaced = g.abilities.replacements
     work = [g.work_budget]
     steps = 0
-    # Frames below `low` have not run since the last decision, so their locals were
-    # checked then; only the frames above (and the one a return wrote into) are checked.
-    low = max(len(frames) - 1, 0)
     fr = frames[-1]
     code = programs[fr["p"]].code
     l = fr["l"]
@@ -55,23 +52,13 @@ def run(g: Any, d: dict) -> None:
             steps += 1
             if steps > budget:
                 raise RuntimeProblem(f"step budget of {budget} exceeded (an endless loop?)")
-            if op == EXPR:
-                ins[1](c)
-            elif op == LET:
+            if op == LET:
                 l[ins[1]] = ins[2](c)
             elif op == JUMPF:
                 if not ins[1](c):
                     pc = ins[2]
-            elif op == JUMP:
-                pc = ins[1]
-            elif op == FOR_NEXT:
-                it = l[ins[1]]
-                if it[1] < len(it[0]):
-                    l[ins[2]] = it[0][it[1]]
-                    it[1] += 1
-                else:
-                    del l[ins[1]]
-                    pc = ins[3]
+            elif op == EXPR:
+                ins[1](c)
             elif op == CALL or op == CALLD:
                 if len(frames) >= max_depth:
                     raise RuntimeProblem(f"more than {max_depth} nested calls (endless recursion?)")
@@ -97,8 +84,6 @@ def run(g: Any, d: dict) -> None:
                 if not frames:
                     finish(g, d, "the flow ended")
                     return
-                if len(frames) <= low:
-                    low = len(frames) - 1
                 into = fr["r"]
                 fr = frames[-1]
                 l = fr["l"]
@@ -106,6 +91,16 @@ def run(g: Any, d: dict) -> None:
                     l[into] = value
                 code, pc = programs[fr["p"]].code, fr["pc"]
                 c = Ctx(d, g, l, work)
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == FOR_NEXT:
+                it = l[ins[1]]
+                if it[1] < len(it[0]):
+                    l[ins[2]] = it[0][it[1]]
+                    it[1] += 1
+                else:
+                    del l[ins[1]]
+                    pc = ins[3]
             elif op == FOR_INIT:
                 seq = ins[2](c)
                 if type(seq) is not list:
@@ -149,13 +144,6 @@ def run(g: Any, d: dict) -> None:
                     labels = [text_of(c, o) for o in options]
                 elif len(labels) != len(options):
                     raise RuntimeProblem("choose() labels and options differ in length")
-                # Everything that waits for the answer is saved with the state: it must save.
-                waiting = [options]
-                for f in frames[low:]:
-                    waiting.extend(f["l"].values())   # (locals change: measure the values)
-                bad = unsaveable(waiting, g.measured)
-                if bad:
-                    raise RuntimeProblem(f"cannot wait for a decision holding {bad}")
                 fr["pc"] = pc
                 d["pending"] = {"player": player, "prompt": str(prompt), "options": options,
                                 "labels": [str(x) for x in labels], "var": ins[1]}
@@ -190,6 +178,21 @@ def run(g: Any, d: dict) -> None:
             OverflowError, MemoryError) as err:
         fr["pc"] = max(pc - 1, 0)
         abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
+
+
+def check_waiting(g: Any, d: dict) -> None:
+    """Ends the game as aborted if what waits for the pending decision (the frames' locals,
+    the options) holds a value that cannot be saved exactly. Run before a state is copied or
+    saved, so every state that is copied or saved can be: checking at every decision instead
+    would cost every playout what only a runaway rule needs."""
+    if d["terminal"] or not d["frames"]:
+        return
+    waiting = [d["pending"]["options"]] if d["pending"] else []
+    for f in d["frames"]:
+        waiting.extend(f["l"].values())
+    bad = unsaveable(waiting, g.measured)
+    if bad:
+        abort(g, d, f"{_where(g, d['frames'][-1])}: cannot wait for a decision holding {bad}")
 
 
 def resume(g: Any, d: dict, action: int) -> None:
