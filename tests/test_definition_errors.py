@@ -17,10 +17,11 @@ from interpreter.load.build import build
 
 SRC = Path(__file__).resolve().parents[1] / "definitions" / "big-foot"
 
-# The body of the "Snowed in" (lose-turn) card effect in cards.yaml; effect tests put
-# their statement in place of its first line.
-LOSE_TURN_FIRST = "      me.lose_turns += 1\n"
-LOSE_TURN_LOG = '      log("{player_name(me)} will lose the next turn")\n'
+# The body of the "Snowed in" (lose-turn) card effect in cards.yaml (an entry of the action
+# cards' group); effect tests put their statement in place of its first line.
+EFFECT = " " * 10                       # the indentation of an effect line there
+LOSE_TURN_FIRST = EFFECT + "me.lose_turns += 1\n"
+LOSE_TURN_LOG = EFFECT + 'log("{player_name(me)} will lose the next turn")\n'
 
 
 @pytest.fixture
@@ -68,10 +69,11 @@ def diags_of(folder: Path, variants=()) -> list[str]:
     return [str(d) for d in diags]
 
 
-def card_index(cards: Path, needle: str) -> int:
-    """Index in the cards list of the card whose entry contains `needle`."""
+def card_path(cards: Path, needle: str) -> str:
+    """The schema path of the action card whose entry contains `needle` (the first group)."""
     text = cards.read_text("utf-8")
-    return text[:text.index(needle)].count("\n  - id: ") - 1
+    group = text[text.index("\ngroups:"):text.index(needle)]
+    return f"groups/0/entries/{group.count(chr(10) + '      - ') - 1}"
 
 
 def cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -83,12 +85,11 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 # ---- 1. reference, schema and effect errors --------------------------------------
 
-REF_EDIT = ("game.yaml", '        run(c, me=p)\n        move(c, "deck", bottom=true)',
-            '        run(c, me=p)\n        move(c, "dek", bottom=true)')
-COUNT_EDIT = ("cards.yaml", "count: 2\n    start: deck\n    props: {type: action, destination: mining-town}",
-              "count: two\n    start: deck\n    props: {type: action, destination: mining-town}")
-NMAE_EDIT = ("cards.yaml", "    name: Snowed in\n", "    nmae: Snowed in\n")
-SYNTAX_EDIT = ("cards.yaml", LOSE_TURN_LOG, LOSE_TURN_LOG + "      let x = (1 +\n")
+REF_EDIT = ("game.yaml", '      if place_of(c) == "revealed" {\n        move(c, "deck", bottom=true)',
+            '      if place_of(c) == "revealed" {\n        move(c, "dek", bottom=true)')
+COUNT_EDIT = ("cards.yaml", "count: 2, props: {destination: mining-town}", "count: two, props: {destination: mining-town}")
+NMAE_EDIT = ("cards.yaml", "        name: Snowed in\n", "        nmae: Snowed in\n")
+SYNTAX_EDIT = ("cards.yaml", LOSE_TURN_LOG, LOSE_TURN_LOG + EFFECT + "let x = (1 +\n")
 SYNTAX_MESSAGE_START = "unexpected end of text; expected "
 # the offending effect line and a caret under the column just after the '+'
 SYNTAX_CARET = "\n    let x = (1 +\n    " + " " * 12 + "^"
@@ -96,12 +97,12 @@ SYNTAX_CARET = "\n    let x = (1 +\n    " + " " * 12 + "^"
 
 def schema_expected(copy: Path) -> list[str]:
     cards = copy / "cards.yaml"
-    i_count = card_index(cards, "count: two")
-    i_nmae = card_index(cards, "nmae: Snowed in")
+    i_count = card_path(cards, "count: two")
+    i_nmae = card_path(cards, "nmae: Snowed in")
     return [
-        at(cards, "count: two", f"cards/{i_count}/count: expected integer, got a string ('two')", offset=7),
-        at(cards, "id: lose-turn", f"cards/{i_nmae}: missing required key(s): name"),
-        at(cards, "nmae: Snowed in", f"unknown key 'nmae' in cards/{i_nmae} (did you mean 'name'?)"),
+        at(cards, "count: two", f"{i_count}/count: expected integer, got a string ('two')", offset=7),
+        at(cards, "id: lose-turn", f"{i_nmae}: missing required key(s): name"),
+        at(cards, "nmae: Snowed in", f"unknown key 'nmae' in {i_nmae} (did you mean 'name'?)"),
     ]
 
 
@@ -114,7 +115,7 @@ def syntax_position(copy: Path) -> str:
     return f"{(copy / 'cards.yaml').as_posix()}:{line}:{col}: "
 
 
-NMAE_GOLD_EDIT = ("cards.yaml", "    name: Go to the Gold Mine\n", "    nmae: Go to the Gold Mine\n")
+NMAE_GOLD_EDIT = ("cards.yaml", "name: Go to the Gold Mine,", "nmae: Go to the Gold Mine,")
 
 
 def test_all_three_in_one_copy_are_all_reported(work):
@@ -123,11 +124,11 @@ def test_all_three_in_one_copy_are_all_reported(work):
     copy = make_copy("all3", [REF_EDIT, COUNT_EDIT, NMAE_GOLD_EDIT, SYNTAX_EDIT])
     got = diags_of(copy)
     cards = copy / "cards.yaml"
-    i_count = card_index(cards, "count: two")
-    i_nmae = card_index(cards, "nmae: Go to the Gold Mine")
-    assert at(cards, "count: two", f"cards/{i_count}/count: expected integer, got a string ('two')", offset=7) in got
+    i_count = card_path(cards, "count: two")
+    i_nmae = card_path(cards, "nmae: Go to the Gold Mine")
+    assert at(cards, "count: two", f"{i_count}/count: expected integer, got a string ('two')", offset=7) in got
     assert at(cards, "nmae: Go to the Gold Mine",
-              f"unknown key 'nmae' in cards/{i_nmae} (did you mean 'name'?)") in got
+              f"unknown key 'nmae' in {i_nmae} (did you mean 'name'?)") in got
     assert ref_expected(copy) in got
     syntax = [d for d in got if d.startswith(syntax_position(copy) + SYNTAX_MESSAGE_START)]
     assert len(syntax) == 1 and syntax[0].endswith(SYNTAX_CARET)
@@ -155,7 +156,7 @@ def test_reference_and_effect_errors_point_into_the_yaml(work):
     assert got[1].endswith(SYNTAX_CARET)
     # the line the position names is the line of the YAML file holding the broken text
     line = int(got[1].split(":")[1])
-    assert (copy / "cards.yaml").read_text("utf-8").splitlines()[line - 1] == "      let x = (1 +"
+    assert (copy / "cards.yaml").read_text("utf-8").splitlines()[line - 1] == EFFECT + "let x = (1 +"
 
 
 def test_validate_reports_each_problem_text_and_json(work, capsys):
@@ -204,7 +205,7 @@ EFFECT_CASES = [
 
 @pytest.mark.parametrize("stmt,needle,message", EFFECT_CASES, ids=[c[0] for c in EFFECT_CASES])
 def test_effect_error_at_exact_position(work, stmt, needle, message):
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, f"      {stmt}\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, EFFECT + f"{stmt}\n")])
     line, col = where(copy / "cards.yaml", stmt)
     col += stmt.index(needle)
     assert diags_of(copy) == [f"c/cards.yaml:{line}:{col}: {message}"]
@@ -212,7 +213,7 @@ def test_effect_error_at_exact_position(work, stmt, needle, message):
 
 def test_wrong_argument_name(work):
     stmt = 'move("bigfoot", "cave", botom=true)'
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, f"      {stmt}\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, EFFECT + f"{stmt}\n")])
     line, col = where(copy / "cards.yaml", stmt)
     [d] = diags_of(copy)
     loc, message = d.split(": ", 1)
@@ -225,13 +226,13 @@ def test_wrong_argument_name(work):
 
 def test_wrong_argument_name_points_at_the_name(work):
     stmt = 'move("bigfoot", "cave", botom=true)'
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, f"      {stmt}\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, EFFECT + f"{stmt}\n")])
     line, col = where(copy / "cards.yaml", stmt, offset=stmt.index("botom"))
     assert diags_of(copy) == [f"c/cards.yaml:{line}:{col}: move() has no argument 'botom' (did you mean 'bottom'?)"]
 
 
 def test_syntax_error_in_the_middle_of_an_effect(work):
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, "      let x = (1 + )\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, EFFECT + "let x = (1 + )\n")])
     line, col = where(copy / "cards.yaml", "let x = (1 + )", offset=len("let x = (1 + "))
     [d] = diags_of(copy)
     assert d.startswith(f"c/cards.yaml:{line}:{col}: unexpected ')'; expected ")
@@ -240,7 +241,7 @@ def test_syntax_error_in_the_middle_of_an_effect(work):
 
 def test_error_inside_string_interpolation_points_at_it(work):
     stmt = 'log("turn {game.frist}")'
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_LOG, LOSE_TURN_LOG + f"      {stmt}\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_LOG, LOSE_TURN_LOG + EFFECT + f"{stmt}\n")])
     line, col = where(copy / "cards.yaml", stmt, offset=stmt.index("game.frist"))
     [d] = diags_of(copy)
     assert d.endswith(": no game variable 'frist' (declare it under vars.game) (did you mean 'first'?)")
@@ -250,7 +251,7 @@ def test_error_inside_string_interpolation_points_at_it(work):
 
 def test_bad_string_escape_is_a_diagnostic(work):
     stmt = r'log("bad \x escape")'
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, f"      {stmt}\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, EFFECT + f"{stmt}\n")])
     line, col = where(copy / "cards.yaml", stmt, offset=stmt.index("\\"))
     got = diags_of(copy)
     assert len(got) == 1 and got[0].startswith(f"c/cards.yaml:{line}:{col}: ")
@@ -259,7 +260,7 @@ def test_bad_string_escape_is_a_diagnostic(work):
 
 def test_bad_string_escape_validate_exit_1(work, capsys):
     stmt = r'log("bad \x escape")'
-    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, f"      {stmt}\n")])
+    copy = make_copy("c", [("cards.yaml", LOSE_TURN_FIRST, EFFECT + f"{stmt}\n")])
     line, _ = where(copy / "cards.yaml", stmt)
     rc, out, _err = cli(capsys, "validate", "c")
     assert rc == 1
@@ -325,7 +326,7 @@ def test_edge_between_two_missing_spaces_is_not_a_connectivity_error(work):
 
 
 def test_disconnected_board(work):
-    copy = make_copy("c", [("board.yaml", "  edges:\n", "    - {id: island, kind: blue, at: [0, 0]}\n  edges:\n")])
+    copy = make_copy("c", [("board.yaml", "  spaces: []\n", "  spaces:\n    - {id: island, kind: blue, at: [0, 0]}\n")])
     assert diags_of(copy) == [at(copy / "board.yaml", "{id: island",
                                  "the board is not connected: 2 separate parts; "
                                  "e.g. island cannot be reached from the rest")]
@@ -418,7 +419,7 @@ def test_valid_overlay_adds_card_and_replaces_procedure(work, capsys):
     # validate checks the base and each variant alone
     rc, out, err = cli(capsys, "validate", "x")
     assert (rc, out) == (0, "")
-    assert "valid: checked x; x --variant x" in err
+    assert "valid: checked x; x --variant deep-snow; x --variant x" in err
     # and the overlay plays: seat 1 always begins
     rc, out, _ = cli(capsys, "simulate", "x", "--variant", "x", "--players", "2", "--games", "2",
                      "--seed", "1", "--json", "--quiet")
@@ -435,7 +436,7 @@ def test_broken_overlays(work, capsys):
     assert diags_of(copy, ["dup"]) == [dup]
     assert diags_of(copy, ["rm"]) == [RM_MSG]
     assert diags_of(copy, ["req"]) == [REQ_MSG]
-    assert diags_of(copy, ["nope"]) == ["var:1:1: no variant 'nope'; known: dup, req, rm"]
+    assert diags_of(copy, ["nope"]) == ["var:1:1: no variant 'nope'; known: deep-snow, dup, req, rm"]
 
     rc, out, err = cli(capsys, "validate", "var")
     assert rc == 1
@@ -462,7 +463,7 @@ BROKEN = {
     "schema": dict(edits=[COUNT_EDIT, NMAE_EDIT]),
     "all3": dict(edits=[REF_EDIT, COUNT_EDIT, NMAE_EDIT, SYNTAX_EDIT]),
     "effects": dict(edits=[REF_EDIT, SYNTAX_EDIT]),
-    **{f"effect{i}": dict(edits=[("cards.yaml", LOSE_TURN_FIRST, f"      {c[0]}\n")])
+    **{f"effect{i}": dict(edits=[("cards.yaml", LOSE_TURN_FIRST, EFFECT + f"{c[0]}\n")])
        for i, c in enumerate(EFFECT_CASES)},
     "dupkey": dict(edits=[("game.yaml", "  name: Big Foot\n", "  name: Big Foot\n  name: Big Foot Again\n")]),
     "alias": dict(edits=[("game.yaml", "box: {token", "box: &a {token"),
@@ -473,7 +474,7 @@ BROKEN = {
     "start": dict(edits=[("cards.yaml", "    count: 4\n    start: deck\n    props: {type: protection}",
                           "    count: 4\n    start: decks\n    props: {type: protection}")]),
     "edge": dict(edits=[("board.yaml", "    - [k4, d4]\n", "    - [k4, d4]\n    - [k4, d44]\n")]),
-    "island": dict(edits=[("board.yaml", "  edges:\n", "    - {id: island, kind: blue, at: [0, 0]}\n  edges:\n")]),
+    "island": dict(edits=[("board.yaml", "  spaces: []\n", "  spaces:\n    - {id: island, kind: blue, at: [0, 0]}\n")]),
     "box": dict(edits=[("game.yaml", "card: 24", "card: 25")]),
     "variants": dict(files={"variants/dup.yaml": VARIANT_DUP, "variants/rm.yaml": VARIANT_RM,
                             "variants/req.yaml": VARIANT_REQ}),

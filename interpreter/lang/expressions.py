@@ -255,6 +255,10 @@ class ExpressionCompiler:
         kind = node.data
         ch = node.children
         if kind == "number":
+            if len(ch[0]) > 19 or int(ch[0]) > MAX_INT:
+                self.err(node, f"the number {str(ch[0])[:30]}{'...' if len(ch[0]) > 30 else ''} is beyond "
+                         f"{MAX_INT}")
+                return lambda c: 0
             v = int(ch[0])
             return lambda c: v
         if kind == "string":

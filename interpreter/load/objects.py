@@ -54,10 +54,19 @@ def _namespace(cx: Compiling) -> dict[str, str]:
     return owner
 
 
+MAX_OBJECTS = 20_000   # cards, pieces and tokens in one game, all counts added
+
+
 def _things(cx: Compiling, w: World, owner: dict[str, str]) -> None:
     zones, spaces = cx.spec.sections["zones"], cx.spec.sections["spaces"]
+    total = 0
     for section in ("components", "cards"):
         for key, (item, src) in cx.spec.sections[section].items():
+            total += item.get("count", 1)
+            if total > MAX_OBJECTS:
+                cx.diags.append(src.diag(f"more than {MAX_OBJECTS} objects in all (counts added); the "
+                                         "definitions stop here", ("count",)))
+                return
             start = item["start"]
             if start not in zones and start not in spaces:
                 cx.diags.append(src.diag(f"start '{start}' is neither a zone nor a board space"

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from interpreter.diagnostics import Diagnostic, DefinitionError
+from interpreter.lang.runtime import MAX_INT
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -144,10 +145,11 @@ def _resolve(text: str) -> tuple[str, Any]:
         return "nonfinite", text
     if _LEADING_ZERO.fullmatch(text):
         return "str", text  # 012 is octal 10 in YAML 1.1: keep what was typed
-    if _INT.fullmatch(text):
-        return "int", int(text)
-    if _RADIX_INT.fullmatch(text):
-        return "int", int(text, 0)
+    if _INT.fullmatch(text) or _RADIX_INT.fullmatch(text):
+        if len(text) > 40:
+            return "huge", text
+        value = int(text, 0) if _RADIX_INT.fullmatch(text) else int(text)
+        return ("int", value) if -MAX_INT <= value <= MAX_INT else ("huge", text)
     if _FLOAT.fullmatch(text):
         value = float(text)
         return ("float", value) if math.isfinite(value) else ("nonfinite", text)
@@ -300,6 +302,9 @@ def load_yaml(path: str | os.PathLike, *, display: str | None = None, text: str 
                     if kind == "ambiguous":
                         error(ev.start_mark, f"'{ev.value}' is ambiguous (YAML 1.1 reads it as a boolean);"
                               f" write true/false, or quote it ('{ev.value}') if you mean the text")
+                    elif kind == "huge":
+                        error(ev.start_mark, f"the number {ev.value[:30]}{'...' if len(ev.value) > 30 else ''} is "
+                              f"beyond ±{MAX_INT}; quote it if you mean the text")
                     elif kind == "nonfinite":
                         error(ev.start_mark, f"'{ev.value}' is not a finite number;"
                               f" quote it ('{ev.value}') if you mean the text")
