@@ -103,7 +103,9 @@ def test_manifest_json(capsys):
 def test_manifest_text_and_bad_player_count(capsys):
     rc, out, _ = run(capsys, "manifest", "big-foot")
     assert rc == 0
-    assert [l.split() for l in out.splitlines()] == [["card", "24"], ["disc", "10"], ["monster", "1"], ["token", "8"]]
+    lines = out.splitlines()
+    assert [l.split() for l in lines[:4]] == [["card", "24"], ["disc", "10"], ["monster", "1"], ["token", "8"]]
+    assert lines[4].startswith("abilities: ") and "object definitions" in lines[4]
     rc, out, err = run(capsys, "manifest", "big-foot", "--players", "5")
     assert rc == 2
     assert err == "cairn: big-foot takes 2-4 players, got 5\n"

@@ -39,7 +39,7 @@ def _sub(sub, name: str, summary: str, examples: list[str], func) -> argparse.Ar
 def _variant(p: argparse.ArgumentParser, side: str = "") -> None:
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help=f"apply a variant or expansion{side}: its id, or an overlay file (repeatable), "
-                        "e.g. --variant hard")
+                        "e.g. --variant my-variant")
 
 
 def _json(p: argparse.ArgumentParser) -> None:
@@ -56,42 +56,42 @@ def parser() -> argparse.ArgumentParser:
     _json(p)
 
     p = _sub(sub, "validate", "check definitions; each problem as file:line:col: message",
-             ["cairn validate definitions/big-foot", "cairn validate stonefire --variant hard --json"], cmd_validate)
-    p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders, e.g. big-foot")
+             ["cairn validate definitions/my-game", "cairn validate my-game --variant my-variant --json"], cmd_validate)
+    p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders, e.g. my-game")
     _variant(p)
     _json(p)
 
     p = _sub(sub, "manifest", "the encoded box inventory and its abilities",
-             ["cairn manifest stonefire", "cairn manifest stonefire --by type --json"], cmd_manifest)
-    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder, e.g. stonefire")
+             ["cairn manifest my-game", "cairn manifest my-game --by type --json"], cmd_manifest)
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder, e.g. my-game")
     _variant(p)
     p.add_argument("--players", type=int, metavar="N", help="also set up a game of N players, e.g. --players 3")
     p.add_argument("--by", metavar="PROP", help="count each kind by a property too, e.g. --by type")
     _json(p)
 
     p = _sub(sub, "lint", "find base rules that branch on an object's id or on power names",
-             ["cairn lint footprints", "cairn lint stonefire --variant hard --json"], cmd_lint)
+             ["cairn lint my-game", "cairn lint my-game --variant my-variant --json"], cmd_lint)
     p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders")
     _variant(p)
     _json(p)
 
     p = _sub(sub, "diff", "what a variant, expansion or edited copy changes, rule by rule (exit 1 if anything)",
-             ["cairn diff footprints --variant ja-edition", "cairn diff stonefire ./my-stonefire --json"], cmd_diff)
+             ["cairn diff my-game --variant my-expansion", "cairn diff my-game ./my-copy --json"], cmd_diff)
     p.add_argument("game", metavar="GAME_OR_PATH", help="the game to compare from")
     p.add_argument("other", nargs="?", metavar="OTHER", help="a second game or folder to compare with")
     _variant(p, " to the right side")
     p.add_argument("--base-variant", action="append", default=[], metavar="V",
-                   help="apply a variant to the left side too, e.g. --base-variant advanced")
+                   help="apply a variant to the left side too, e.g. --base-variant my-variant")
     _json(p)
 
     p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or scenario files)",
-             ["cairn scenarios big-foot", "cairn scenarios my-expansion/scenarios.yaml -v"], cmd_scenarios)
+             ["cairn scenarios my-game", "cairn scenarios my-expansion/scenarios.yaml -v"], cmd_scenarios)
     p.add_argument("targets", nargs="+", metavar="GAME_OR_FILE", help="game ids, folders or scenario files")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     _json(p)
 
     p = _sub(sub, "play", "play in the terminal; bots fill the other seats",
-             ["cairn play big-foot --players 3", "cairn play footprints --seats random,random --seed 4 --record g.json"],
+             ["cairn play my-game --players 3", "cairn play my-game --seats random,random --seed 4 --record g.json"],
              cmd_play)
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: as many as --seats)")
@@ -102,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here, e.g. --record game.json")
 
     p = _sub(sub, "simulate", "many bot games: statistics and a digest that only depends on the seed",
-             ["cairn simulate stonefire --games 50", "cairn simulate big-foot --players 4 --games 200 --workers 2 --json"],
+             ["cairn simulate my-game --games 50", "cairn simulate my-game --players 4 --games 200 --workers 2 --json"],
              cmd_simulate)
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="players a game (default: the fewest allowed)")
@@ -118,7 +118,7 @@ def parser() -> argparse.ArgumentParser:
     _json(p)
 
     p = _sub(sub, "replay", "re-run game records and check they end the same (exit 1 if not)",
-             ["cairn replay game.json", "cairn replay games.jsonl --game ./my-copy-of-stonefire"], cmd_replay)
+             ["cairn replay game.json", "cairn replay games.jsonl --game ./my-copy"], cmd_replay)
     p.add_argument("record", metavar="FILE", help="a record, or a file of records one a line")
     p.add_argument("--game", metavar="PATH", help="the definitions to replay against (default: those the record names)")
     return ap
