@@ -179,7 +179,7 @@ def run_one(g: CompiledGame, sc: dict, where: str) -> Outcome:
 
 def _check(g: CompiledGame, state: GameState, check: Any) -> list[str]:
     d = state.d
-    dec = d["pending"]
+    dec = state.decision()
     if isinstance(check, str):
         comp = Compiler(g.env)
         fn = comp.expression(check)

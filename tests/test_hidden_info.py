@@ -84,7 +84,7 @@ def test_a_seat_sees_nothing_it_may_not_know(folder, variants, players):
             break
         if step % 12 == 0:
             d = state.d
-            dec = d["pending"]
+            dec = state.decision()
             for seat in range(players):
                 e = perturbed(g, d, seat, rnd)
                 assert observe(g, e, seat) == observe(g, d, seat), f"seat {seat} sees hidden data at step {step}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lang.compiler import CHOOSE
 from .invariants import conservation_problems
 from .state import STATE_FORMAT
 from .values import unsaveable
@@ -93,19 +94,23 @@ def _pending(g: Any, d: dict) -> str | None:
     pend = d["pending"]
     if pend is None:
         return None
-    if set(pend) != {"player", "prompt", "options", "labels", "var"}:
+    if set(pend) not in ({"player", "options", "var"}, {"player", "prompt", "options", "labels", "var"}):
         return "the pending decision is malformed"
     if type(pend["player"]) is not int or not 0 <= pend["player"] < d["n"]:
         return f"the pending decision belongs to {pend['player']!r}, not a seat"
     if type(pend["options"]) is not list or not pend["options"]:
         return "the pending decision has no options"
-    if type(pend["labels"]) is not list or len(pend["labels"]) != len(pend["options"]) \
-            or any(type(x) is not str for x in pend["labels"]):
-        return "the pending decision's labels do not match its options"
-    if type(pend["prompt"]) is not str or type(pend["var"]) is not str:
-        return "the pending decision's prompt or variable is malformed"
+    if "labels" in pend and (type(pend["labels"]) is not list or len(pend["labels"]) != len(pend["options"])
+                             or any(type(x) is not str for x in pend["labels"]) or type(pend["prompt"]) is not str):
+        return "the pending decision's prompt or labels do not match its options"
+    if type(pend["var"]) is not str:
+        return "the pending decision's variable is malformed"
     if not d["frames"]:
         return "a decision is pending but nothing waits for it"
+    fr = d["frames"][-1]
+    code = g.programs[fr["p"]].code
+    if not 0 < fr["pc"] <= len(code) or code[fr["pc"] - 1][0] != CHOOSE:
+        return "the pending decision does not wait at a choice"
     return None
 
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from ..lang.compiler import Program
 from . import state as st
 from .abilities import AbilityTable
-from .vm import check_waiting, resume, run
+from .vm import check_waiting, decision_text, resume, run
 
 TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
 
@@ -211,11 +211,16 @@ class GameState:
 
     def decision(self) -> dict | None:
         """Returns the pending decision (player, prompt, options, labels) or None."""
-        return self.d["pending"]
+        p = self.d["pending"]
+        if p is None:
+            return None
+        prompt, labels = decision_text(self.game, self.d)
+        return {**p, "prompt": prompt, "labels": labels}
 
     def action_to_string(self, action: int) -> str:
         """Returns the label of an option of the pending decision."""
-        return self.d["pending"]["labels"][self._action(action)]
+        a = self._action(action)
+        return decision_text(self.game, self.d)[1][a]
 
     def observation(self, player: int) -> dict:
         """Returns what `player` may see: hidden places as counts, others' private data removed."""

@@ -42,8 +42,9 @@ def observe(g: Any, d: dict, player: int | None) -> dict:
         # Others see who decides and in which part of the turn, never the prompt or options.
         decision = {"player": pending["player"], "step": deciding_in(d)}
         if pending["player"] == player:
-            decision["prompt"] = pending["prompt"]
-            decision["options"] = list(pending["labels"])
+            from .vm import decision_text
+            decision["prompt"], labels = decision_text(g, d)
+            decision["options"] = list(labels)
     log = [line for line, to in d["log"] if to is None or to == player]
     return {"players": d["n"], "places": places, "player_vars": pvars, "game_vars": dict(d["gvars"]),
             "attrs": attrs, "decision": decision, "terminal": d["terminal"], "result": d["result"],

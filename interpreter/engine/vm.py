@@ -130,23 +130,22 @@ def run(g: Any, d: dict) -> None:
                     code, l, pc = programs[fr["p"]].code, fr["l"], 0
                     c = Ctx(d, g, l, work)
             elif op == CHOOSE:
-                options, player, prompt, labels, always = ins[2](c)
+                options, player, always = ins[2](c)
                 if type(options) is not list:
                     raise RuntimeProblem(f"choose() needs a list of options, got {options!r}")
                 if not options:
-                    raise RuntimeProblem(f"choose() has no options ({prompt})")
+                    raise RuntimeProblem("choose() has no options")
                 if len(options) == 1 and not always:
                     l[ins[1]] = options[0]
                     continue
                 if type(player) is not int or not 0 <= player < d["n"]:
                     raise RuntimeProblem(f"choose() needs player=<seat>, got {player!r}")
-                if labels is None:
-                    labels = [text_of(c, o) for o in options]
-                elif len(labels) != len(options):
-                    raise RuntimeProblem("choose() labels and options differ in length")
                 fr["pc"] = pc
-                d["pending"] = {"player": player, "prompt": str(prompt), "options": options,
-                                "labels": [str(x) for x in labels], "var": ins[1]}
+                pending = {"player": player, "options": options, "var": ins[1]}
+                if d.get("log_on", True):
+                    # A game someone reads reads its prompts now; a playout only if asked.
+                    pending["prompt"], pending["labels"] = reading(c, ins[3], options)
+                d["pending"] = pending
                 return
             elif op == RUN:
                 obj = ins[1](c)
@@ -178,6 +177,30 @@ def run(g: Any, d: dict) -> None:
             OverflowError, MemoryError) as err:
         fr["pc"] = max(pc - 1, 0)
         abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
+
+
+def reading(c: Ctx, reads: Any, options: list) -> tuple[str, list[str]]:
+    """Returns a decision's prompt and option labels (the options' names by default)."""
+    prompt, labels = reads(c)
+    if labels is None:
+        labels = [text_of(c, o) for o in options]
+    elif type(labels) is not list or len(labels) != len(options):
+        raise RuntimeProblem("choose() labels and options differ in length")
+    return str(prompt), [str(x) for x in labels]
+
+
+def decision_text(g: Any, d: dict) -> tuple[str, list[str]]:
+    """Returns the pending decision's prompt and labels, read from the waiting frame when
+    the game did not read them (a playout): the CHOOSE it waits at, with its locals."""
+    pending = d["pending"]
+    if "labels" in pending:
+        return pending["prompt"], pending["labels"]
+    fr = d["frames"][-1]
+    ins = g.programs[fr["p"]].code[fr["pc"] - 1]
+    try:
+        return reading(Ctx(d, g, fr["l"]), ins[3], pending["options"])
+    except RuntimeProblem as err:
+        return f"({err})", [text_of(Ctx(d, g, {}), o) for o in pending["options"]]
 
 
 def check_waiting(g: Any, d: dict) -> None:

@@ -141,9 +141,9 @@ class Compiler(ExpressionCompiler):
         if value.data == "call":
             fname = str(value.children[0])
             if fname == "choose":
-                spec = self.choose_spec(value)
+                what, reads = self.choose_spec(value)
                 self.scope.add(name)
-                self.emit_ins((CHOOSE, name, spec), node)
+                self.emit_ins((CHOOSE, name, what, reads), node)
                 return
             if fname in self.env.procedures:
                 args = self.proc_args(value, fname)
@@ -278,18 +278,26 @@ class Compiler(ExpressionCompiler):
         params = self.env.procedures[fname]
         return self.bind(node, fname, params)
 
-    def choose_spec(self, node: Tree) -> Callable:
+    def choose_spec(self, node: Tree) -> tuple[Callable, Callable]:
+        """Returns two closures: what the decision is (options, player, always) and how it
+        reads (prompt, labels). The second runs only when someone looks (a person, a view, a
+        logged game), so its expressions must be pure: they are read again, later."""
         args, named = self.split_args(node)
         allowed = {"player", "prompt", "labels", "always"}
         if len(args) != 1:
             self.err(node, "choose(options, player=..., prompt=\"...\") takes exactly one list of options")
-            return lambda c: ([], None, "", None, False)
+            return (lambda c: ([], None, False)), (lambda c: ("", None))
         for k, v in named.items():
             if k not in allowed:
                 self.err(self.arg_names.get(id(v), v), f"choose() has no argument '{k}'" + suggest(k, allowed))
         opts = self.expr(args[0])
         player = self.expr(named["player"]) if "player" in named else (lambda c: c.l.get("me"))
-        prompt = self.expr(named["prompt"]) if "prompt" in named else (lambda c: "Choose")
-        labels = self.expr(named["labels"]) if "labels" in named else None
         always = self.expr(named["always"]) if "always" in named else (lambda c: False)
-        return lambda c: (opts(c), player(c), prompt(c), labels(c) if labels else None, always(c))
+        pure, self.pure_only = self.pure_only, True
+        try:
+            prompt = self.expr(named["prompt"]) if "prompt" in named else (lambda c: "Choose")
+            labels = self.expr(named["labels"]) if "labels" in named else None
+        finally:
+            self.pure_only = pure
+        return ((lambda c: (opts(c), player(c), always(c))),
+                (lambda c: (prompt(c), labels(c) if labels else None)))
