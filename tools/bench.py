@@ -1,58 +1,107 @@
-"""Playouts per second for each game and player count (random agents, log off).
+"""Playouts per second of random games, and the ratio against another revision of Cairn.
 
-Usage: python3 tools/bench.py [GAME ...] [--games N] [--seed S] [--json]
-Reports a rate, never a pass/fail: speed is measured here, not asserted in tests.
+This machine is shared and noisy, so speed is reported as a ratio from one run: the two
+trees are measured in turns (A, B, A, B ...), each turn a fresh process timing its own CPU,
+and the best turn of each side counts (noise only ever slows a turn down).
+
+Usage:
+  python3 tools/bench.py [GAME ...] [--players N] [--games K] [--rounds R] [--against REV] [--json]
+
+--against takes a git revision (e.g. HEAD~3, a tag, a commit) or the path of another
+Cairn tree; without it only this tree is measured.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from interpreter.agents import make_agents  # noqa: E402
-from interpreter.engine import rng  # noqa: E402
-from interpreter.load.build import load_game  # noqa: E402
-from interpreter.load.files import game_ids  # noqa: E402
-from interpreter.records import play  # noqa: E402
+RUNNER = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from interpreter.load.build import load_game
+from interpreter.agents import make_agents
+from interpreter.records import play
+from interpreter.engine import rng
+game, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+g = load_game(game)
+decisions = 0
+start = time.process_time()
+for i in range(games):
+    seed = rng.derive(1, i)
+    state = play(g, players, seed, make_agents(["random"], players, seed), log=False)
+    decisions += len(state.d["actions"])
+print(json.dumps({"cpu": time.process_time() - start, "decisions": decisions}))
+"""
 
 
-def bench(game_id: str, players: int, games: int, seed: int) -> dict:
-    """Returns timing of `games` random playouts (loading and compiling excluded)."""
-    g = load_game(game_id)
-    decisions = 0
-    start = time.perf_counter()
-    for i in range(games):
-        s = rng.derive(seed, i)
-        state = play(g, players, s, make_agents(["random"], players, s), log=False)
-        decisions += len(state.d["actions"])
-    elapsed = time.perf_counter() - start
-    return {"game": game_id, "players": players, "games": games,
-            "playouts_per_s": round(games / elapsed, 2),
-            "decisions_per_s": round(decisions / elapsed, 1),
-            "mean_decisions": round(decisions / games, 1)}
+def checkout(rev: str, into: Path) -> Path:
+    """Returns a tree to measure: a path as it is, or a git revision written out."""
+    p = Path(rev)
+    if (p / "interpreter").is_dir():
+        return p
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def measure(tree: Path, game: str, players: int, games: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", RUNNER, str(tree), game, str(players), str(games)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def bench(trees: dict[str, Path], game: str, players: int, games: int, rounds: int) -> dict:
+    best: dict[str, dict] = {}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            r = measure(tree, game, players, games)
+            if name not in best or r["cpu"] < best[name]["cpu"]:
+                best[name] = r
+    row: dict = {"game": game, "players": players, "games": games, "rounds": rounds}
+    for name, r in best.items():
+        row[name] = {"playouts_per_s": round(games / r["cpu"], 2), "decisions_per_s": round(r["decisions"] / r["cpu"], 1),
+                     "decisions_a_game": round(r["decisions"] / games, 1)}
+    if len(best) == 2:
+        a, b = (best[k] for k in trees)
+        row["ratio_playouts"] = round(b["cpu"] / a["cpu"], 3)          # this tree's speed / the other's
+        row["ratio_decisions"] = round((a["decisions"] / a["cpu"]) / (b["decisions"] / b["cpu"]), 3)
+    return row
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("games_ids", nargs="*", metavar="GAME")
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, help="players a game (default: each count the game takes)")
+    ap.add_argument("--games", type=int, default=10, help="games a turn (default 10)")
+    ap.add_argument("--rounds", type=int, default=3, help="turns per side (default 3); the best counts")
+    ap.add_argument("--against", metavar="REV", help="a git revision or a Cairn tree to compare with")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = []
-    for gid in args.games_ids or game_ids():
-        g = load_game(gid)
-        for n in range(g.min_players, g.max_players + 1):
-            rows.append(bench(gid, n, args.games, args.seed))
-            if not args.json:
-                r = rows[-1]
-                print(f"{gid:18} {n}p  {r['playouts_per_s']:>9} playouts/s  "
-                      f"{r['decisions_per_s']:>10} decisions/s  ({r['mean_decisions']} decisions a game)")
+    sys.path.insert(0, str(ROOT))
+    from interpreter.load.build import load_game
+    from interpreter.load.files import game_ids
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"this": ROOT}
+        if args.against:
+            trees = {"this": ROOT, "other": checkout(args.against, Path(tmp))}
+        rows = []
+        for gid in args.games_ids or game_ids():
+            g = load_game(gid)
+            for n in ([args.players] if args.players else range(g.min_players, g.max_players + 1)):
+                rows.append(bench(trees, gid, n, args.games, args.rounds))
+                if not args.json:
+                    r = rows[-1]
+                    line = f"{gid:18} {n}p  {r['this']['playouts_per_s']:>8} playouts/s {r['this']['decisions_per_s']:>9} decisions/s"
+                    if "other" in r:
+                        line += (f"   other {r['other']['playouts_per_s']:>8} playouts/s"
+                                 f"   ratio {r['ratio_playouts']:.2f} (decisions {r['ratio_decisions']:.2f})")
+                    print(line, flush=True)
     if args.json:
         print(json.dumps(rows, indent=1))
 

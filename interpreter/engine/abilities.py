@@ -40,6 +40,7 @@ class Ability:
     times: Callable | None = None
     set: Callable | None = None
     order: int = 0                        # definition order among the game's abilities
+    rank: dict = field(default_factory=dict)   # object -> its place among `objects`
 
 
 @dataclass
@@ -51,14 +52,15 @@ class Filed:
     plain: list[Ability] = field(default_factory=list)
     by: dict[str, dict[str, list[Ability]]] = field(default_factory=dict)   # argument -> object -> abilities
 
-    def candidates(self, args: dict) -> list[tuple[Ability, str]]:
-        """Returns (ability, object) pairs that may apply to a call, in definition order."""
-        out = [(ab, obj) for ab in self.plain for obj in ab.objects]
+    def candidates(self, d: dict, g: Any, args: dict) -> list[tuple[Ability, str]]:
+        """Returns (ability, object) pairs that may apply to a call (their object is where
+        they count), in definition order."""
+        out = [(ab, obj) for ab in self.plain for obj in counting(d, g, ab)]
         if self.by:
             for name, by_object in self.by.items():
                 obj = args.get(name)
                 if type(obj) is str:
-                    out.extend((ab, obj) for ab in by_object.get(obj, ()))
+                    out.extend((ab, obj) for ab in by_object.get(obj, ()) if counts(d, g, ab, obj))
             if self.plain or len(self.by) > 1:
                 out.sort(key=lambda x: x[0].order)
         return out
@@ -115,6 +117,27 @@ def counts(d: dict, g: Any, ab: Ability, obj: str) -> bool:
     return base in ab.zones or (BOARD in ab.zones and place in g.adj)
 
 
+def counting(d: dict, g: Any, ab: Ability) -> list[str] | tuple[str, ...]:
+    """Returns the objects whose copy of an ability counts now, in definition order. When
+    the zones it counts in hold fewer objects than carry it, those zones are looked
+    through instead of every carrier (a deck of 28 cards, two of them in play)."""
+    zones = ab.zones
+    if zones is None:
+        return ab.objects
+    places = g.zone_places(d["n"], zones)
+    if places is None:            # `board`: any space; look at every carrier
+        return [o for o in ab.objects if counts(d, g, ab, o)]
+    contents = d["places"]
+    if sum(len(contents[pl]) for pl in places) >= len(ab.objects):
+        loc = d["loc"]
+        return [o for o in ab.objects if loc[o] in places]
+    rank = ab.rank
+    found = [o for pl in places for o in contents[pl] if o in rank]
+    if len(found) > 1:
+        found.sort(key=rank.__getitem__)
+    return found
+
+
 def _locals(d: dict, obj: str, extra: dict) -> dict:
     return {**extra, "me": controller(d, obj), "this": obj}
 
@@ -129,11 +152,10 @@ def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
             if t.condition is None or t.condition(Ctx(d, g, dict(fields))):
                 out.append((t.order, t.program, dict(fields)))
             continue
-        for obj in ab.objects:
-            if counts(d, g, ab, obj):
-                l = _locals(d, obj, fields)
-                if t.condition is None or t.condition(Ctx(d, g, l)):
-                    out.append((t.order, t.program, l))
+        for obj in counting(d, g, ab):
+            l = _locals(d, obj, fields)
+            if t.condition is None or t.condition(Ctx(d, g, l)):
+                out.append((t.order, t.program, l))
     targeted = table.targeted.get(event)
     if targeted:
         mixed = bool(out)
@@ -166,8 +188,8 @@ def usable(g: Any, d: dict, window: str, p: int) -> list[list]:
     """Returns [ability key, object] for each activated ability `p` may use now in a window."""
     out = []
     for ab in g.abilities.activated.get(window, ()):
-        for obj in ab.objects:
-            if not counts(d, g, ab, obj) or controller(d, obj) != p:
+        for obj in counting(d, g, ab):
+            if controller(d, obj) != p:
                 continue
             if ab.limit is not None and _uses(d, ab.limit[0]).get(_limit_key(ab, obj, p), 0) >= ab.limit[1]:
                 continue
@@ -217,13 +239,11 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed 
         v = base(c)
         d, g, args = c.s, c.g, c.l
         mods = d.get("mods")
-        candidates = filed.candidates(args)
+        candidates = filed.candidates(d, g, args)
         if not candidates and not mods:
             return v
         sets, times, adds = [], [], []
         for ab, obj in candidates:
-            if not counts(d, g, ab, obj):
-                continue
             cc = Ctx(d, g, _locals(d, obj, args), c.w)
             if ab.condition is not None and not ab.condition(cc):
                 continue
@@ -255,11 +275,9 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed 
 def replacement(g: Any, d: dict, key: str, args: dict, done: list | None) -> tuple[str, dict, list] | None:
     """Returns (program, locals, applied) of the first replacement of a procedure call that
     counts, holds and has not already replaced this call, or None."""
-    for ab, obj in g.abilities.replacements[key].candidates(args):
+    for ab, obj in g.abilities.replacements[key].candidates(d, g, args):
         rid = f"{ab.key}@{obj}"
         if done and rid in done:
-            continue
-        if not counts(d, g, ab, obj):
             continue
         l = _locals(d, obj, args)
         if ab.condition is not None and not ab.condition(Ctx(d, g, l)):

@@ -74,6 +74,7 @@ class CompiledGame:
     printed: set[str] = field(default_factory=set)             # objects printed on others (icons)
     env: Any = None                               # the compiler Env, for scenarios and tools
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
+    _zone_places: dict = field(default_factory=dict, repr=False)
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """Returns object ids of one kind (all objects for None), in definition order."""
@@ -95,6 +96,26 @@ class CompiledGame:
                 out.append(z["id"])
         out.extend(self.spaces)
         return out
+
+    def zone_places(self, n: int, zones: frozenset[str]) -> frozenset[str] | None:
+        """Returns the places of some zones and spaces at n players (None if `board`, any
+        space, is among them); remembered, as abilities ask for them in play."""
+        key = (n, zones)
+        hit = self._zone_places.get(key)
+        if hit is None and key not in self._zone_places:
+            if "board" in zones:
+                hit = None
+            else:
+                out = set()
+                for z in zones:
+                    zone = self.zones.get(z)
+                    if zone is not None and zone.get("per_player"):
+                        out.update(f"{z}/{p}" for p in range(n))
+                    else:
+                        out.add(z)
+                hit = frozenset(out)
+            self._zone_places[key] = hit
+        return hit
 
     def zone_info(self, place: str) -> ZoneInfo:
         """Returns who may see a place's contents."""

@@ -55,7 +55,11 @@ def deciding_in(d: dict) -> str:
     """Returns the part of the turn structure (or the rule) a pending decision belongs to."""
     for fr in reversed(d["frames"]):
         key = fr["p"]
-        if key.startswith(("step:", "part:")):
+        if key.startswith("step:"):
+            return key.split(":")[1]
+        if "#step" in fr["l"]:
+            return fr["l"]["#step"]
+        if key.startswith("part:"):
             return key.split(":")[1]
     return d["frames"][-1]["p"].split(":")[-1] if d["frames"] else ""
 

@@ -12,9 +12,9 @@ from typing import Callable
 from lark import Token, Tree
 
 from ..diagnostics import suggest
-from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler, _binop
+from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
-from .runtime import RuntimeProblem, checked, spend
+
 
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
 
@@ -101,19 +101,9 @@ class Compiler(ExpressionCompiler):
             self.assign(node, node.children[0], self.expr(node.children[1]))
         elif kind == "augassign_stmt":
             target, op, value = node.children
-            get, val = self.expr(target), self.expr(value)
-            f = _binop(str(op)[0])
-
-            def aug(c, get=get, val=val, f=f):
-                x, y = get(c), val(c)
-                try:
-                    r = checked(f(x, y))
-                except TypeError:
-                    raise RuntimeProblem(f"cannot compute {x!r} {str(op)} {y!r}") from None
-                if type(r) is list or type(r) is str:
-                    spend(c, len(r))
-                return r
-            self.assign(node, target, aug)
+            self.reads = set()
+            t, v = self.src(target), self.src(value)
+            self.assign(node, target, self.function(f"_{'add' if str(op)[0] == '+' else 'sub'}(c, {t}, {v})"))
         elif kind == "expr_stmt":
             self.expr_stmt(node.children[0])
         elif kind == "if_stmt":
@@ -202,8 +192,9 @@ class Compiler(ExpressionCompiler):
                 return
             event = str(args[0].children[0])[1:-1]
             self.emitted[event] = self.emitted.get(event, set(named)) & set(named)
-            fields = {k: self.expr(v) for k, v in named.items()}
-            self.emit_ins((EMIT, event, lambda c: {k: f(c) for k, f in fields.items()}), node)
+            self.reads = set()
+            fields = self.function("{" + ", ".join(f"{k!r}: {self.src(v)}" for k, v in named.items()) + "}")
+            self.emit_ins((EMIT, event, fields), node)
         elif fname == "window":
             self.window_call(node)
         elif fname == "_call" and self.env.internal:

@@ -1,8 +1,13 @@
-"""Compiles effect-language expressions, once at load, into Python closures `f(ctx)`.
+"""Compiles effect-language expressions, once at load, into Python functions `f(ctx)`.
 
 Every name, verb, argument and literal reference (zone, object, die, game variable) is
 checked here, with the nearest known name suggested; calls to verbs that change the
 game are refused where only a query may stand (functions, conditions, formulas).
+
+An expression becomes Python source: locals are read from the frame's dict, the variable
+of a comprehension is a Python variable, arithmetic and comparisons are Python's, and
+only what needs the game or a check calls a helper (lang/helpers.py). Each expression an
+instruction needs is one function, compiled from that source.
 """
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ from lark import Token, Tree
 from ..diagnostics import suggest
 from .parser import SyntaxProblem, parse
 from .registry import REGISTRY, Verb
-from .runtime import MAX_INT, MAX_SEQUENCE, Ctx, RuntimeProblem, checked, get_attr, spend, text_of
+from . import helpers
+from .runtime import MAX_INT, Ctx, RuntimeProblem
 
 SPECIAL_CALLS = {"choose", "run", "end_game", "emit", "window", "_call"}
 CONSTANTS = {"num_players"}
@@ -57,13 +63,9 @@ def _binop(op: str) -> Callable[[Any, Any], Any]:
             "//": operator.floordiv, "%": operator.mod}[op]
 
 
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
-
-
 
 class ExpressionCompiler:
-    """Compiles expressions to closures and checks every call; the statement compiler
+    """Compiles expressions to functions and checks every call; the statement compiler
     (compiler.Compiler) builds on it."""
 
     def __init__(self, env: Env):
@@ -76,12 +78,46 @@ class ExpressionCompiler:
         self.windows: set[str] = set()   # names passed to window(...) by any program
         self.scope: set[str] = set()
         self.arg_names: dict[int, Token] = {}
+        self.ns: dict[str, Any] = dict(helpers.NAMESPACE)   # what the generated code refers to
+        self.consts: dict[Any, str] = {}
+        self.bound: list[str] = []       # comprehension variables in scope, innermost last
+        self.reads: set[str] = set()     # program locals the expression being built reads
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
         line = getattr(node, "line", None) or getattr(getattr(node, "meta", None), "line", 1) or 1
         col = getattr(node, "column", None) or getattr(getattr(node, "meta", None), "column", 1) or 1
         self.errors.append(EffectError(line, col, message))
+
+    def const(self, value: Any) -> str:
+        """Returns the name under which the generated code finds a fixed value."""
+        key = (type(value).__name__, repr(value)) if isinstance(value, (str, int, bool, type(None))) else id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = f"k{len(self.consts)}"
+            self.consts[key] = name
+            self.ns[name] = value
+        return name
+
+    def function(self, src: str) -> Callable:
+        """Returns the function of one expression's source."""
+        reads = tuple(sorted(self.reads))
+        self.reads = set()
+        text = (f"def _f(c):\n    l = c.l\n    try:\n        return {src}\n"
+                f"    except KeyError as e:\n"
+                f"        if e.args and e.args[0] in {reads!r}:\n"
+                f"            raise _missing(e.args[0]) from None\n"
+                f"        raise\n"
+                f"    except TypeError as e:\n"
+                f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
+        scope: dict[str, Any] = {}
+        exec(compile(text, "<effect>", "exec"), self.ns, scope)
+        return scope["_f"]
+
+    def expr(self, node: Tree) -> Callable:
+        """Returns the function computing one expression (a condition, a value, arguments)."""
+        self.reads = set()
+        return self.function(self.src(node))
 
     # ---- calls --------------------------------------------------------------------
     def split_args(self, node: Tree) -> tuple[list[Tree], dict[str, Tree]]:
@@ -101,60 +137,42 @@ class ExpressionCompiler:
                 args.append(a)
         return args, named
 
-    def bind(self, node: Tree, fname: str, params: tuple[str, ...]) -> Callable:
-        """Returns a closure giving the argument dict of a procedure or data function call."""
+    def bind_src(self, node: Tree, fname: str, params: tuple[str, ...]) -> str:
+        """Returns the source of the argument dict of a procedure or data function call."""
         args, named = self.split_args(node)
         if len(args) > len(params):
             self.err(node, f"{fname}() takes {len(params)} argument(s), got {len(args)}")
-        fns: dict[str, Callable] = {}
+        parts: dict[str, str] = {}
         for p, a in zip(params, args):
-            fns[p] = self.expr(a)
+            parts[p] = self.src(a)
         for k, v in named.items():
             if k not in params:
                 self.err(self.arg_names.get(id(v), v), f"{fname}() has no argument '{k}'" + suggest(k, params))
-            fns[k] = self.expr(v)
-        missing = [p for p in params if p not in fns]
+            parts[k] = self.src(v)
+        missing = [p for p in params if p not in parts]
         if missing:
             self.err(node, f"{fname}() is missing argument(s): {', '.join(missing)}")
-        items = tuple(fns.items())
-        if len(items) == 0:
-            return lambda c: {}
-        if len(items) == 1:
-            (k0, f0), = items
-            return lambda c: {k0: f0(c)}
-        if len(items) == 2:
-            (k0, f0), (k1, f1) = items
-            return lambda c: {k0: f0(c), k1: f1(c)}
-        if len(items) == 3:
-            (k0, f0), (k1, f1), (k2, f2) = items
-            return lambda c: {k0: f0(c), k1: f1(c), k2: f2(c)}
-        return lambda c: {k: f(c) for k, f in items}
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in parts.items()) + "}"
 
-    def call(self, node: Tree) -> Callable:
+    def bind(self, node: Tree, fname: str, params: tuple[str, ...]) -> Callable:
+        """Returns a function giving the argument dict of a procedure or data function call."""
+        self.reads = set()
+        return self.function(self.bind_src(node, fname, params))
+
+    def call(self, node: Tree) -> str:
         fname = str(node.children[0])
         if fname in SPECIAL_CALLS or fname in self.env.procedures:
             what = "choose(...)" if fname == "choose" else f"{fname}(...)"
             self.err(node, f"{what} changes the flow of play and must stand as a statement"
                      + (" or as 'let x = ...'" if fname != "run" else ""))
-            return lambda c: None
+            return "None"
         if fname in self.env.functions:
-            params = self.env.functions[fname]
-            argf = self.bind(node, fname, params)
-
-            def call_fn(c: Ctx, _n: str = fname) -> Any:
-                # The function's arguments are its locals for the call (no new context).
-                args, saved = argf(c), c.l
-                c.l = args
-                try:
-                    return c.g.functions[_n](c)
-                finally:
-                    c.l = saved
-            return call_fn
+            return f"_call(c, {fname!r}, {self.bind_src(node, fname, self.env.functions[fname])})"
         verb = self.env.registry.get(fname)
         if verb is None:
             known = list(self.env.registry) + list(self.env.functions) + list(self.env.procedures)
             self.err(node, f"unknown function '{fname}'" + suggest(fname, known))
-            return lambda c: None
+            return "None"
         if self.pure_only and not verb.pure:
             self.err(node, f"{fname}() changes the game, so it cannot be used in a function, "
                      "condition or scoring formula (use it in a procedure)")
@@ -162,10 +180,10 @@ class ExpressionCompiler:
         params = verb.params
         if len(args) > len(params):
             self.err(node, f"{fname}() takes at most {len(params)} argument(s), got {len(args)}")
-        slots: list[Callable | None] = [None] * len(params)
+        slots: list[str | None] = [None] * len(params)
         for i, a in enumerate(args[:len(params)]):
             self.check_literal(a, verb, params[i])
-            slots[i] = self.expr(a)
+            slots[i] = self.src(a)
         names = [p.name for p in params]
         for k, v in named.items():
             if k not in names:
@@ -175,33 +193,20 @@ class ExpressionCompiler:
             if slots[i] is not None:
                 self.err(v, f"{fname}() got argument '{k}' twice")
             self.check_literal(v, verb, params[i])
-            slots[i] = self.expr(v)
+            slots[i] = self.src(v)
         for i, p in enumerate(params):
             if slots[i] is None:
                 if p.required:
                     self.err(node, f"{fname}() is missing argument '{p.name}'")
-                    slots[i] = lambda c: None
+                    slots[i] = "None"
                 else:
-                    d = p.default
-                    slots[i] = lambda c, _d=d: _d
-        impl = verb.impl
-        fs = tuple(slots)
+                    slots[i] = self.const(p.default)
+        impl = self.const(verb.impl)
+        out = f"{impl}(c{''.join(', ' + x for x in slots)})"
         if fname == "log":
             # Log lines are only formatted when the game keeps a log (playouts run without).
-            a0, a1 = fs[0], fs[1]
-            return lambda c: impl(c, a0(c), a1(c)) if c.s.get("log_on", True) else None
-        if len(fs) == 0:
-            return lambda c: impl(c)
-        if len(fs) == 1:
-            a0 = fs[0]
-            return lambda c: impl(c, a0(c))
-        if len(fs) == 2:
-            a0, a1 = fs
-            return lambda c: impl(c, a0(c), a1(c))
-        if len(fs) == 3:
-            a0, a1, a2 = fs
-            return lambda c: impl(c, a0(c), a1(c), a2(c))
-        return lambda c: impl(c, *[f(c) for f in fs])
+            return f"({out} if c.s.get('log_on', True) else None)"
+        return out
 
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind
@@ -222,23 +227,16 @@ class ExpressionCompiler:
             if kind in ("int", "bool", "list"):
                 self.err(node, f"{verb.name}() argument '{param.name}' expects {kind}, got a string")
 
-    def param(self, node: Tree, name: str) -> Callable:
+    def param(self, node: Tree, name: str) -> str:
         """Returns a rule constant: fixed at load, or looked up by the number of players."""
         entry = self.env.params.get(name)
         if entry is None:
             self.err(node, f"no parameter '{name}' (declare it under params)" + suggest(name, self.env.params))
-            return lambda c: None
+            return "None"
         if "by_players" in entry:
             table = {int(k): v for k, v in entry["by_players"].items()}
-
-            def by_players(c: Ctx) -> Any:
-                try:
-                    return table[c.s["n"]]
-                except KeyError:
-                    raise RuntimeProblem(f"parameter {name} has no value for {c.s['n']} players") from None
-            return by_players
-        value = entry.get("value")
-        return lambda c: value
+            return f"_byp(c, {self.const(table)}, {name!r})"
+        return self.const(entry.get("value"))
 
     def check_game_var(self, node: Tree, name: str) -> None:
         if name not in self.env.game_vars:
@@ -250,179 +248,100 @@ class ExpressionCompiler:
             self.err(node, f"no attribute or player variable named '{name}'" + suggest(name, self.env.attributes))
 
     # ---- expressions --------------------------------------------------------------
-
-    def expr(self, node: Tree) -> Callable:
+    def src(self, node: Tree) -> str:
+        """Returns the Python source of an expression (errors go to self.errors)."""
         kind = node.data
         ch = node.children
         if kind == "number":
             if len(ch[0]) > 19 or int(ch[0]) > MAX_INT:
                 self.err(node, f"the number {str(ch[0])[:30]}{'...' if len(ch[0]) > 30 else ''} is beyond "
                          f"{MAX_INT}")
-                return lambda c: 0
-            v = int(ch[0])
-            return lambda c: v
+                return "0"
+            return str(int(ch[0]))
         if kind == "string":
             return self.string(ch[0])
-        if kind == "true":
-            return lambda c: True
-        if kind == "false":
-            return lambda c: False
-        if kind == "none":
-            return lambda c: None
+        if kind in ("true", "false", "none"):
+            return {"true": "True", "false": "False", "none": "None"}[kind]
         if kind == "name":
-            name = str(ch[0])
-            if name in self.scope:
-                def local(c: Ctx) -> Any:
-                    try:
-                        return c.l[name]
-                    except KeyError:
-                        raise RuntimeProblem(f"'{name}' has no value here") from None
-                return local
-            if name == "num_players":
-                return lambda c: c.s["n"]
-            if name in ("game", "params"):
-                self.err(node, f"'{name}' is only used as {name}.<name>")
-                return lambda c: None
-            self.err(node, f"unknown name '{name}'" + suggest(name, self.scope | CONSTANTS))
-            return lambda c: None
+            return self.name(node, str(ch[0]))
         if kind == "attr":
             base, attr = ch[0], str(ch[1])
             if base.data == "name" and str(base.children[0]) == "game" and "game" not in self.scope:
                 self.check_game_var(node, attr)
-                return lambda c: c.s["gvars"][attr]
+                return f"c.s['gvars'][{attr!r}]"
             if base.data == "name" and str(base.children[0]) == "params" and "params" not in self.scope:
                 return self.param(node, attr)
             self.check_attr(node, attr)
-            b = self.expr(base)
-            return lambda c: get_attr(c, b(c), attr)
+            return f"_attr(c, {self.src(base)}, {attr!r})"
         if kind == "index":
-            b, i = self.expr(ch[0]), self.expr(ch[1])
-
-            def index(c: Ctx) -> Any:
-                seq, k = b(c), i(c)
-                try:
-                    return seq[k]
-                except (IndexError, KeyError, TypeError):
-                    raise RuntimeProblem(f"no item [{k!r}] in {seq!r}") from None
-            return index
+            return f"_item({self.src(ch[0])}, {self.src(ch[1])})"
         if kind == "call":
             return self.call(node)
         if kind == "list_expr":
-            items = [self.expr(x) for x in ch if x is not None]
-            return lambda c: [f(c) for f in items]
+            return "[" + ", ".join(self.src(x) for x in ch if x is not None) + "]"
         if kind == "comprehension":
-            body, var, seq = ch[0], str(ch[1]), ch[2]
-            cond = ch[3] if len(ch) > 3 else None
-            seqf = self.expr(seq)
-            had = var in self.scope
-            self.scope.add(var)
-            bodyf = self.expr(body)
-            condf = self.expr(cond) if cond is not None else None
-            if not had:
-                self.scope.discard(var)
-
-            def comp(c: Ctx) -> list:
-                l = c.l
-                saved = l.get(var, _MISSING)
-                out = []
-                seq = seqf(c)
-                w = c.w
-                try:
-                    w[0] -= len(seq)
-                except TypeError:
-                    raise RuntimeProblem(f"'for' in [...] needs a list, got {seq!r}") from None
-                if w[0] < 0:
-                    spend(c, 0)
-                try:
-                    if condf is None:
-                        for x in seq:
-                            l[var] = x
-                            out.append(bodyf(c))
-                    else:
-                        for x in seq:
-                            l[var] = x
-                            if condf(c):
-                                out.append(bodyf(c))
-                finally:
-                    if saved is _MISSING:
-                        l.pop(var, None)
-                    else:
-                        l[var] = saved
-                return out
-            return comp
+            return self.comprehension(node)
         if kind == "binop":
-            a, op, b = self.expr(ch[0]), str(ch[1]), self.expr(ch[2])
-            f = _binop(op)
-
-            def binop(c: Ctx) -> Any:
-                x, y = a(c), b(c)
-                if op == "*" and (type(x) in (str, list) or type(y) in (str, list)):
-                    n = y if type(y) is int else x
-                    if type(n) is int and n * len(x if type(y) is int else y) > MAX_SEQUENCE:
-                        raise RuntimeProblem(f"a list or text of more than {MAX_SEQUENCE} items")
-                try:
-                    r = f(x, y)
-                except TypeError:
-                    raise RuntimeProblem(f"cannot compute {x!r} {op} {y!r}") from None
-                except ZeroDivisionError:
-                    raise RuntimeProblem(f"division by zero in {x!r} {op} {y!r}") from None
-                t = type(r)
-                if t is int:
-                    if -MAX_INT <= r <= MAX_INT:
-                        return r
-                    raise RuntimeProblem(f"{x!r} {op} {y!r} is beyond ±{MAX_INT}")
-                if t is str or t is list:
-                    checked(r)
-                    spend(c, len(r))
-                return r
-            return binop
+            a, sign, b = self.src(ch[0]), str(ch[1]), self.src(ch[2])
+            if sign == "+":
+                return f"_add(c, {a}, {b})"
+            if sign == "-":
+                return f"_sub(c, {a}, {b})"
+            return f"_op(c, {sign!r}, {a}, {b})"
         if kind == "compare":
-            a, op, b = self.expr(ch[0]), str(ch[1]), self.expr(ch[2])
-            f = _COMPARE[op]
-            # == and != never raise, so they need no wrapper (they are most comparisons).
-            if op == "==":
-                if ch[2].data in ("string", "number") and "{" not in str(ch[2].children[0]):
-                    k = b(None)
-                    return lambda c: a(c) == k
-                return lambda c: a(c) == b(c)
-            if op == "!=":
-                return lambda c: a(c) != b(c)
-
-            def compare(c: Ctx) -> Any:
-                x, y = a(c), b(c)
-                try:
-                    return f(x, y)
-                except TypeError:
-                    raise RuntimeProblem(f"cannot compare {x!r} {op} {y!r}") from None
-            return compare
+            a, sign, b = self.src(ch[0]), str(ch[1]), self.src(ch[2])
+            if sign in ("==", "!="):
+                return f"({a} {sign} {b})"
+            return f"_cmp({a}, {sign!r}, {b})"
         if kind == "in_op":
-            a, b = self.expr(ch[0]), self.expr(ch[1])
-            return lambda c: a(c) in b(c)
+            return f"_in({self.src(ch[0])}, {self.src(ch[1])})"
         if kind == "not_in":
-            a, b = self.expr(ch[0]), self.expr(ch[1])
-            return lambda c: a(c) not in b(c)
+            return f"(not _in({self.src(ch[0])}, {self.src(ch[1])}))"
         if kind == "and_op":
-            a, b = self.expr(ch[0]), self.expr(ch[1])
-            return lambda c: a(c) and b(c)
+            return f"({self.src(ch[0])} and {self.src(ch[1])})"
         if kind == "or_op":
-            a, b = self.expr(ch[0]), self.expr(ch[1])
-            return lambda c: a(c) or b(c)
+            return f"({self.src(ch[0])} or {self.src(ch[1])})"
         if kind == "not_op":
-            a = self.expr(ch[0])
-            return lambda c: not a(c)
+            return f"(not {self.src(ch[0])})"
         if kind == "neg":
-            a = self.expr(ch[0])
-            return lambda c: -a(c)
+            return f"_sub(c, 0, {self.src(ch[0])})"
         if kind == "cond_expr":
-            t, a, b = self.expr(ch[0]), self.expr(ch[1]), self.expr(ch[2])
-            return lambda c: a(c) if t(c) else b(c)
+            return f"({self.src(ch[1])} if {self.src(ch[0])} else {self.src(ch[2])})"
         if kind == "named_arg":
             self.err(node, "named arguments (x=...) only go inside a call")
-            return lambda c: None
+            return "None"
         self.err(node, f"unsupported expression {kind}")  # pragma: no cover
-        return lambda c: None
+        return "None"
 
-    def string(self, tok: Token) -> Callable:
+    def name(self, node: Tree, name: str) -> str:
+        if name in self.bound:
+            return f"v_{name}"
+        if name in self.scope:
+            self.reads.add(name)
+            return f"l[{name!r}]"
+        if name == "num_players":
+            return "c.s['n']"
+        if name in ("game", "params"):
+            self.err(node, f"'{name}' is only used as {name}.<name>")
+            return "None"
+        self.err(node, f"unknown name '{name}'" + suggest(name, self.scope | set(self.bound) | CONSTANTS))
+        return "None"
+
+    def comprehension(self, node: Tree) -> str:
+        ch = node.children
+        body, var, seq = ch[0], str(ch[1]), ch[2]
+        cond = ch[3] if len(ch) > 3 else None
+        seq_src = self.src(seq)          # the list is read outside the comprehension's own name
+        self.bound.append(var)
+        try:
+            body_src = self.src(body)
+            cond_src = self.src(cond) if cond is not None else None
+        finally:
+            self.bound.pop()
+        out = f"[{body_src} for v_{var} in _each(c, {seq_src})"
+        return out + (f" if {cond_src}]" if cond_src is not None else "]")
+
+    def string(self, tok: Token) -> str:
         raw = str(tok)[1:-1]
         text = raw
         if "\\" in raw:
@@ -431,15 +350,16 @@ class ExpressionCompiler:
                 self.errors.append(EffectError(tok.line, tok.column + 1 + bad,
                                                f"unknown escape '{raw[bad:bad + 2]}' in a string "
                                                "(use \\n, \\t, \\\\, \\\" or \\')"))
-                return lambda c: text
+                return self.const(text)
         if "{" not in text and "}" not in text:
-            return lambda c: text
-        parts: list[Any] = []
+            return self.const(text)
+        parts: list[str] = []
         pos = 0
         for m in _INTERP.finditer(text):
-            parts.append(text[pos:m.start()])
+            if text[pos:m.start()]:
+                parts.append(self.const(text[pos:m.start()]))
             if m.group(0) in ("{{", "}}"):
-                parts.append(m.group(0)[0])
+                parts.append(self.const(m.group(0)[0]))
             else:
                 # Where the {...} starts in the file (exact when the string has no escapes).
                 col0 = tok.column + 1 + m.start(1)
@@ -447,17 +367,16 @@ class ExpressionCompiler:
                 if isinstance(sub, SyntaxProblem):
                     self.errors.append(EffectError(tok.line, col0 + sub.column - 1,
                                                    "in {...} of a string: " + sub.message))
-                    parts.append("")
                 else:
                     before = len(self.errors)
-                    parts.append(self.expr(sub))
+                    parts.append(f"_text(c, {self.src(sub)})")
                     for i in range(before, len(self.errors)):
                         e = self.errors[i]
                         self.errors[i] = EffectError(tok.line, col0 + e.column - 1, e.message)
             pos = m.end()
-        parts.append(text[pos:])
-        fixed = tuple(parts)
-        return lambda c: "".join(p if type(p) is str else text_of(c, p(c)) for p in fixed)
+        if text[pos:]:
+            parts.append(self.const(text[pos:]))
+        return "''.join((" + ", ".join(parts) + ",))" if parts else self.const("")
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
@@ -480,5 +399,3 @@ def _unescape(raw: str) -> tuple[str, int | None]:
             i += 1
     return "".join(out), None
 
-
-_MISSING = object()

@@ -78,7 +78,7 @@ def compile_abilities(cx: Compiling, event_fields: dict[str, set[str]], quantiti
             if ab is None:
                 continue
             order += 1
-            ab = replace(ab, order=order)
+            ab = replace(ab, order=order, rank={o: i for i, o in enumerate(ab.objects)})
             table.by_key[ab.key] = ab
             if ab.kind == "triggered":
                 listener = Listener(ab.program, ab.condition, ab, order)

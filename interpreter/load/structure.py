@@ -274,6 +274,14 @@ class _Writer:
                 else:
                     self.asm.put((EMIT, ev, lambda c: {"id": nid}), n.src)
 
+    def single(self, n: Node) -> tuple | None:
+        """The one instruction a step's program runs, if it runs one call or emit and stops."""
+        prog = self.cx.programs.get(f"step:{n.id}")
+        if prog is None or len(prog.code) != 2 or prog.code[1] != (RET, None):
+            return None
+        ins = prog.code[0]
+        return ins if ins[0] in (CALL, EMIT) else None
+
     def body(self, n: Node, player: str | None) -> None:
         a = self.asm
         if n.kind == "turn":
@@ -287,7 +295,15 @@ class _Writer:
                 nid = n.id
                 a.put((CALL, WINDOW, lambda c, s=player: {"w": nid, "p": c.l[s]}, None), n.src)
         if "do" in n.data:
-            a.put((CALL, f"step:{n.id}", self.args(player), None), n.src.at("do"))
+            single = self.single(n)
+            if single is not None:
+                # A step that only calls a procedure (or emits an event) does so from here:
+                # no frame of its own. The part it belongs to is noted for views.
+                nid = n.id
+                a.put((LET, "#step", lambda c: nid), n.src.at("do"))
+                a.put(single, n.src.at("do"))
+            else:
+                a.put((CALL, f"step:{n.id}", self.args(player), None), n.src.at("do"))
         for child in n.children:
             self.node(child, player)
         self.announce(n, "end", player)
