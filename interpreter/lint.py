@@ -72,11 +72,8 @@ def rule_texts(spec) -> Iterator[tuple[str, str, Src, bool]]:
 
 def lint(folder: Path, variants: list[str] = ()) -> list[Finding]:
     """Returns every finding in a game (with variants applied); the game must compile."""
-    from .load.overlay import apply_variant
-    from .load.spec import read_spec
-    spec, diags = read_spec(folder)
-    for vid in variants:
-        apply_variant(spec, vid, list(variants), diags)
+    from .diff import load_spec
+    spec = load_spec(folder, list(variants))
     ids: set[str] = set()
     for section in ("components", "cards"):
         for key, (item, _src) in spec.sections[section].items():

@@ -53,3 +53,9 @@ def test_schemas_are_current():
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "schemas.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_shipped_diffs_are_current():
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "diffs.py"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

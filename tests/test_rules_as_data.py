@@ -262,3 +262,16 @@ def test_an_expansion_kept_outside_the_game_folder(tmp_path, capsys):
     assert main(["diff", str(RELAY), "--variant", overlay]) == 1
     out = capsys.readouterr().out
     assert "+ clover" in out and "+ clover#0" in out
+
+
+def test_a_rule_may_offer_abilities_in_its_own_decision(relay):
+    # the rule builds one decision of its own options and the usable abilities of a window
+    text = ('let opts = ["pass"] + usable_abilities("act", 0)\n'
+            'let a = choose(opts, player=0, labels=[o == "pass" ? "pass" : ability_label(o) for o in opts], always=true)\n'
+            'if a != "pass" {\n  use_ability(a, 0)\n}\n'
+            'let left = len(usable_abilities("act", 0))')
+    scenario(relay, players=1, given={"places": {"bench/0": ["spark"]}}, start=text,
+             then=[{"options": ["pass", "Zap: pay 1 point, gain 3"]}])
+    scenario(relay, players=1, given={"places": {"bench/0": ["spark"]}}, start=text + "\nlet c = choose([1, 2], player=0)",
+             when=["Zap: pay 1 point, gain 3"],
+             then=["0.score == 4", {"options": ["1", "2"]}])

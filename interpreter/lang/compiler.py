@@ -14,6 +14,7 @@ from lark import Token, Tree
 from ..diagnostics import suggest
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
+from .registry import INTERNAL
 
 
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
@@ -197,6 +198,16 @@ class Compiler(ExpressionCompiler):
             self.emit_ins((EMIT, event, fields), node)
         elif fname == "window":
             self.window_call(node)
+        elif fname == "use_ability":
+            args, named = self.split_args(node)
+            if len(args) != 2 or named:
+                self.err(node, "use_ability(option, player) takes an option of usable_abilities() and a player")
+                return
+            a, p = self.expr(args[0]), self.expr(args[1])
+            note = INTERNAL["_note_use"].impl
+            self.emit_ins((EXPR, lambda c: note(c, a(c))), node)
+            self.emit_ins((CALLD, lambda c: c.g.abilities.by_key[a(c)[0]].program,
+                           lambda c: {"me": p(c), "this": a(c)[1], "p": p(c)}, None), node)
         elif fname == "_call" and self.env.internal:
             args, _named = self.split_args(node)
             key, argsf = self.expr(args[0]), self.expr(args[1])

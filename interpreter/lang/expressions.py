@@ -24,7 +24,7 @@ from .registry import REGISTRY, Verb
 from . import helpers
 from .runtime import MAX_INT, Ctx, RuntimeProblem
 
-SPECIAL_CALLS = {"choose", "run", "end_game", "emit", "window", "_call"}
+SPECIAL_CALLS = {"choose", "run", "end_game", "emit", "window", "use_ability", "_call"}
 CONSTANTS = {"num_players"}
 
 

@@ -31,6 +31,27 @@ def modify(c: Ctx, quantity: str, add: Any, times: Any, set: Any, until: str, ar
     c.s.setdefault("mods", []).append(mod)
 
 
+@register("usable_abilities", P("window", "str"), P("player", "player"), pure=True)
+def usable_abilities(c: Ctx, window: str, player: int) -> list:
+    """Returns the activated abilities `player` may use now in a window, as options a rule
+    may offer in its own decision (label them with ability_label; use one with use_ability)."""
+    if window not in c.g.abilities.activated and window not in c.g.window_names:
+        raise RuntimeProblem(f"usable_abilities(): no window named {window!r}")
+    return ab.usable(c.g, c.s, window, player)
+
+
+@register("ability_label", P("option", "list"), pure=True)
+def ability_label(c: Ctx, option: list) -> str:
+    """Returns how an option of usable_abilities() reads: the ability's name and text."""
+    _option(c, option)
+    return ab.label(c.g, option[0], option[1])
+
+
+def _option(c: Ctx, option: Any) -> None:
+    if type(option) is not list or len(option) != 2 or option[0] not in c.g.abilities.by_key:
+        raise RuntimeProblem(f"not an ability option of usable_abilities(): {option!r}")
+
+
 @register("_usable", P("window", "str"), P("player", "player"), pure=True, internal=True)
 def usable(c: Ctx, window: str, player: int) -> list:
     """The activated abilities `player` may use now in a window, as [key, object]."""
@@ -49,6 +70,7 @@ def window_prompt(c: Ctx, window: str) -> str:
 
 @register("_note_use", P("option", "list"), internal=True)
 def note_use(c: Ctx, option: list) -> None:
+    _option(c, option)
     ab.note_use(c.g, c.s, option[0], option[1])
 
 
