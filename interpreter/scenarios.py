@@ -29,7 +29,7 @@ class Outcome:
     """One scenario's verdict."""
 
     name: str
-    rule: str
+    rule: Any
     where: str
     failures: list[str]
 
@@ -43,6 +43,72 @@ def scenario_files(folder: Path) -> list[Path]:
     return sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
 
 
+def _game_of(path: Path, data: dict, variants: tuple, games: dict) -> CompiledGame:
+    key = (data["game"], variants)
+    if key not in games:
+        here = Path(path).parents[1]
+        games[key] = load_game(here if (here / "game.yaml").is_file() else data["game"], list(variants))
+    return games[key]
+
+
+def _variants(path: Path, data: dict, sc: dict) -> tuple:
+    # A variant may be an overlay file next to the scenarios (an expansion kept apart).
+    return tuple(str(Path(path).parent / v) if v.endswith((".yaml", ".yml")) else v
+                 for v in tuple(data.get("variants", [])) + tuple(sc.get("variants", [])))
+
+
+def static_problems(path: Path, games: dict | None = None) -> list[Diagnostic]:
+    """Returns what a scenario file names that does not exist (clause ids, objects,
+    places, players' and game variables, parts and rules it starts), without running it."""
+    loaded, problems = read_part(path, display_path(path), "scenario")
+    if loaded is None:
+        return problems
+    out: list[Diagnostic] = []
+    games = {} if games is None else games
+    for i, sc in enumerate(loaded.data["scenarios"]):
+        try:
+            g = _game_of(path, loaded.data, _variants(path, loaded.data, sc), games)
+        except DefinitionError as err:
+            return err.diagnostics
+        at = ("scenarios", i)
+        if g.clauses:
+            from .load.citations import cited
+            for cid in cited(sc["rule"]):
+                if cid not in g.clauses:
+                    from .diagnostics import suggest
+                    out.append(loaded.diag(at + ("rule",), f"no clause '{cid}' in rules.yaml" + suggest(cid, g.clauses)))
+        given = sc.get("given", {})
+        n = sc.get("players", g.min_players)
+        places = set(g.place_ids(n))
+        objects = {o for o, _k, _s in g.components}
+        for place, objs in given.get("places", {}).items():
+            if place not in places:
+                out.append(loaded.diag(at + ("given", "places", place), f"no place '{place}' at {n} players", at_key=True))
+            for j, obj in enumerate(objs):
+                if obj not in objects:
+                    out.append(loaded.diag(at + ("given", "places", place, j), f"no object '{obj}'"))
+        for obj in given.get("attrs", {}):
+            if obj not in objects and obj not in g.props:
+                out.append(loaded.diag(at + ("given", "attrs", obj), f"no object '{obj}'", at_key=True))
+        for k in given.get("game", {}):
+            if k not in g.game_vars:
+                out.append(loaded.diag(at + ("given", "game", k), f"no game variable '{k}'", at_key=True))
+        for p, pv in enumerate(given.get("players", [])):
+            for k in pv:
+                if k not in g.player_vars:
+                    out.append(loaded.diag(at + ("given", "players", p, k), f"no player variable '{k}'", at_key=True))
+        start = sc.get("start")
+        try:
+            if isinstance(start, dict):
+                _part(g, start)
+            elif start:
+                _compile_program(g, start, f"scenario:{sc['name']}")
+        except (ValueError, DefinitionError) as err:
+            msg = err.diagnostics[0].message if isinstance(err, DefinitionError) else str(err)
+            out.append(loaded.diag(at + ("start",), f"start: {msg}"))
+    return problems + out
+
+
 def run_file(path: Path) -> list[Outcome]:
     """Runs every scenario of a file; a malformed file raises DefinitionError."""
     loaded, problems = read_part(path, display_path(path), "scenario")
@@ -54,14 +120,7 @@ def run_file(path: Path) -> list[Outcome]:
     for i, sc in enumerate(data["scenarios"]):
         pos = loaded.pos(("scenarios", i))
         where = f"{loaded.file}:{pos.line}:{pos.column}"
-        # A variant may be an overlay file next to the scenarios (an expansion kept apart).
-        variants = tuple(str(Path(path).parent / v) if v.endswith((".yaml", ".yml")) else v
-                         for v in tuple(data.get("variants", [])) + tuple(sc.get("variants", [])))
-        key = (data["game"], variants)
-        if key not in games:
-            games[key] = load_game(Path(path).parents[1] if (Path(path).parents[1] / "game.yaml").is_file()
-                                   else data["game"], list(variants))
-        out.append(run_one(games[key], sc, where))
+        out.append(run_one(_game_of(path, data, _variants(path, data, sc), games), sc, where))
     return out
 
 

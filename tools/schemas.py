@@ -1,8 +1,9 @@
 """Writes the JSON Schemas in schemas/ from one table of shared definitions.
 
-Every file kind (game, components, cards, board, variant, scenario) refers to the shared
-`defs.schema.json`, so an entry (a card, an ability, a step of the turn structure) is
-described once, whether it stands in a base file or in an overlay's add/replace.
+Every entry (a card, an ability, a step of the turn structure) is described once, in the
+shared definitions (`defs.schema.json`), whether it stands in a base file or in an
+overlay's add/replace; each file kind's schema has them written in, so validation does
+not resolve references.
 tests/test_packaging.py checks that the committed schemas match this script's output.
 Usage: python3 tools/schemas.py [--check]
 """
@@ -15,6 +16,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://cairn.invalid/schemas/"
+CLAUSE_KINDS = ("setup", "turn", "special", "end", "scoring", "variant", "solo", "components")
 EVENT = "^[a-zA-Z_][a-zA-Z0-9_]*(:[a-z0-9][a-z0-9_.-]*)?$"
 ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$", "maxLength": 80}
 NAME = {"type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 60}
@@ -102,7 +104,8 @@ DEFS: dict[str, Any] = {
                  "visibility": {"enum": ["public", "owner", "hidden"]}, "doc": {"type": "string"},
                  "display": {"enum": ["list", "count", "none"],
                              "description": "how the readable view shows the zone (default list)"},
-                 "show": {**NAME, "description": "a function of one object giving the text the readable view shows for it"}},
+                 "show": {**NAME, "description": "a function of one object giving the text the readable view shows for it"},
+                 "rule": L("rule")},
                 ("id",)),
     "die": obj({"id": L("id"), "faces": {"type": "array", "minItems": 1, "maxItems": 100,
                                          "items": {"type": ["integer", "string"]}},
@@ -112,19 +115,20 @@ DEFS: dict[str, Any] = {
     "component": obj({"id": L("id"), "kind": L("id"), "name": {"type": "string"},
                       "count": {"type": "integer", "minimum": 1, "maximum": 1000}, "start": L("id"),
                       "text": {"type": "string"}, "props": L("props"), "effect": L("effect"),
-                      "abilities": L("abilities"), "provenance": L("provenance"), "printed": L("printed")},
+                      "abilities": L("abilities"), "provenance": L("provenance"), "printed": L("printed"),
+                      "rule": L("rule")},
                      ("id", "kind", "start", "provenance")),
     "card": obj({"id": L("id"), "name": {"type": "string"}, "kind": L("id"),
                  "count": {"type": "integer", "minimum": 1, "maximum": 1000}, "start": L("id"),
                  "text": {"type": "string"}, "effect": L("effect"), "abilities": L("abilities"),
-                 "props": L("props"), "provenance": L("provenance"), "printed": L("printed")},
+                 "props": L("props"), "provenance": L("provenance"), "printed": L("printed"), "rule": L("rule")},
                 ("id", "name", "start", "provenance")),
     "printed": {"type": "boolean",
                 "description": "printed on another component (an icon on a board or card): an object with an id, "
                                "text and abilities, but not a piece of the box inventory"},
     "space": obj({"id": L("id"), "kind": L("id"), "name": {"type": "string"},
                   "at": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
-                  "text": {"type": "string"}, "abilities": L("abilities"), "props": L("props")},
+                  "text": {"type": "string"}, "abilities": L("abilities"), "props": L("props"), "rule": L("rule")},
                  ("id", "kind")),
     "edge": {"type": "array", "items": L("id"), "minItems": 2, "maxItems": 2},
     "procedure": obj({"params": L("names"), "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule")},
@@ -160,6 +164,18 @@ DEFS: dict[str, Any] = {
     "functions": table(L("function")),
     "params": table(L("param")),
     "triggers": {"type": "array", "items": L("trigger"), "maxItems": 500},
+    "clause": obj({"id": L("id"), "section": {"type": "string", "description": "the rulebook's section"},
+                   "label": {"type": "string", "description": "the rulebook's own numbering, e.g. 'Setup 6'"},
+                   "kind": {"enum": list(CLAUSE_KINDS)},
+                   "summary": {"type": "string", "description": "what the clause says, in our own words"},
+                   "doc": {"type": "string"}},
+                  ("id", "section", "kind", "summary"), doc="one clause of the rulebook"),
+    "clauses": {"type": "array", "items": L("clause"), "maxItems": 2000},
+    "reading": obj({"id": L("id"), "clause": L("rule"),
+                    "reading": {"type": "string", "description": "the choice made where the text is ambiguous or silent"},
+                    "why": {"type": "string"}},
+                   ("id", "clause", "reading"), doc="a reading of an ambiguous or silent clause"),
+    "readings": {"type": "array", "items": L("reading"), "maxItems": 1000},
     "zones": {"type": "array", "items": L("zone"), "maxItems": 500},
     "dice": {"type": "array", "items": L("die"), "maxItems": 50},
     "components": {"type": "array", "items": L("component"), "maxItems": 5000},
@@ -203,7 +219,8 @@ NAMED = {"procedures": "procedures", "functions": "functions", "quantities": "fu
 
 def overlay_section() -> dict:
     props: dict[str, Any] = {k: R(v) for k, v in {**KEYED, **NAMED}.items()}
-    props.update({"edges": R("edges"), "triggers": R("triggers"), "structure": R("structure"),
+    props.update({"clauses": R("clauses"), "readings": R("readings"),
+                  "edges": R("edges"), "triggers": R("triggers"), "structure": R("structure"),
                   "scoring": R("scoring"), "vars": R("vars"), "attributes": R("attributes"), "box": R("box"),
                   "steps": table(R("node"), R("id"))})
     return obj(props)
@@ -236,6 +253,21 @@ SCHEMAS: dict[str, dict] = {
                                                                         "and link_hex), so the edges need not connect them"},
                                    "legend": {"type": "string", "description": "a key to the glyphs of the drawn map"}},
                                   ("spaces", "edges", "provenance"))}, ("board",))},
+    "rules": {"title": "The clause index of a game's rulebook (rules.yaml)",
+              **obj({"rulebook": {"type": "string"}, "clauses": R("clauses"), "readings": R("readings"),
+                     "doc": {"type": "string"}}, ("rulebook", "clauses"))},
+    "differences": {"title": "Where another edition's rulebook differs, and how a variant encodes it (*-differences.yaml)",
+                    **obj({"variant": R("id"), "rulebook": {"type": "string"}, "provenance": {"type": "string"},
+                           "doc": {"type": "string"},
+                           "differences": {"type": "array", "maxItems": 1000, "items": obj({
+                               "id": R("id"), "clause": R("rule"), "en": {"type": "string"}, "ja": {"type": "string"},
+                               "ja_reading": {"type": "string"}, "differs_in_effect": {"type": "boolean"},
+                               "encoding": {"type": "string"},
+                               "encoded_by": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+/[^/]+$"},
+                                              "description": "the changes of the variant that play it, as category/key "
+                                                             "(cairn diff --json), e.g. parameters/solo_bonus_mode"},
+                               "reason": {"type": "string", "description": "why a difference in effect is not played"}},
+                               ("id", "clause", "differs_in_effect"))}}, ("variant", "differences"))},
     "variant": {"title": "A variant or expansion: an overlay on the base game (variants/*.yaml)",
                 **obj({"variant": obj({"id": R("id"), "name": {"type": "string"}, "description": {"type": "string"},
                                        "version": {"type": "string"},
@@ -276,7 +308,7 @@ def scenario_schema() -> dict:
                  "players": {"type": "array", "items": {"type": "object"}}, "game": {"type": "object"},
                  "attrs": {"type": "object"}, "run": {"type": "string", "maxLength": 20000},
                  "dice": {"type": "array", "items": {"type": ["integer", "string"]}}})
-    one = obj({"name": {"type": "string"}, "rule": {"type": "string"}, "players": {"type": "integer", "minimum": 1},
+    one = obj({"name": {"type": "string"}, "rule": R("rule"), "players": {"type": "integer", "minimum": 1},
                "seed": {"type": "integer"}, "variants": {"type": "array", "items": VARIANT_REF}, "given": given,
                "when": {"type": "array", "items": step}, "then": {"type": "array", "items": check},
                "start": {"anyOf": [{"type": "string", "maxLength": 20000},
@@ -290,10 +322,46 @@ def scenario_schema() -> dict:
                    "scenarios": {"type": "array", "items": one}}, ("game", "scenarios"))}
 
 
+RECURSIVE = {"value", "node", "structure"}   # kept as references (they contain themselves)
+
+
+def bundled(body: Any, used: set[str]) -> Any:
+    """Returns a schema with the shared definitions written in place (a reference costs a
+    lookup at every use; validating a game checks thousands of entries), except those that
+    contain themselves, which become local references (collected in `used`)."""
+    if isinstance(body, dict):
+        ref = body.get("$ref")
+        if isinstance(ref, str) and "#/$defs/" in ref:
+            name = ref.rsplit("/", 1)[1]
+            if name in RECURSIVE:
+                if name not in used:
+                    used.add(name)
+                    bundled(DEFS[name], used)
+                return {"$ref": f"#/$defs/{name}"}
+            return bundled(DEFS[name], used)
+        return {k: bundled(v, used) for k, v in body.items()}
+    if isinstance(body, list):
+        return [bundled(v, used) for v in body]
+    return body
+
+
 def documents() -> dict[str, dict]:
-    """Returns {file name: schema document} for every schema file."""
+    """Returns {file name: schema document} for every schema file: the shared definitions
+    (for reading) and each file kind's schema with them written in."""
     out = {}
     for kind, body in {**SCHEMAS, "scenario": scenario_schema()}.items():
+        if kind != "defs":
+            used: set[str] = set()
+            body = bundled(body, used)
+            if used:
+                # the recursive ones, written in too, referring to themselves locally
+                body["$defs"] = {}
+                while True:
+                    todo = sorted(used - set(body["$defs"]))
+                    if not todo:
+                        break
+                    for name in todo:
+                        body["$defs"][name] = bundled(DEFS[name], used)
         out[f"{kind}.schema.json"] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
                                       "$id": f"{BASE}{kind}.schema.json", **body}
     return out

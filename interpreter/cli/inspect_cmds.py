@@ -51,9 +51,10 @@ def validate_targets(targets: Sequence[str], variants: Sequence[str]) -> tuple[l
             problems.extend(d for d in diags if d not in problems)
             if diags and not combo:
                 break  # the base is broken: variant checks would repeat its problems
+        from ..scenarios import static_problems
+        games: dict = {}
         for path in sorted((folder / "scenarios").glob("*.yaml")):
-            _loaded, diags = read_part(path, display_path(path), "scenario")
-            problems.extend(d for d in diags if d not in problems)
+            problems.extend(d for d in static_problems(path, games) if d not in problems)
     return problems, checked
 
 

@@ -72,6 +72,9 @@ class CompiledGame:
     quantities: set[str] = field(default_factory=set)         # functions static abilities may modify
     window_names: dict[str, str] = field(default_factory=dict)  # step id -> its name, for prompts
     printed: set[str] = field(default_factory=set)             # objects printed on others (icons)
+    clauses: dict[str, dict] = field(default_factory=dict)     # the rulebook's clause index (rules.yaml)
+    readings: dict[str, dict] = field(default_factory=dict)    # readings of ambiguous or silent clauses
+    citations: list = field(default_factory=list)              # (what, name, clause ids, file:line)
     env: Any = None                               # the compiler Env, for scenarios and tools
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)

@@ -91,8 +91,23 @@ def _depth(tree: Tree) -> tuple[int, tuple[int, int]]:
     return best, where
 
 
+_PARSED: dict[tuple[str, bool], Tree | SyntaxProblem] = {}
+
+
 def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
-    """Returns the syntax tree of a program (or of one expression), or the problem."""
+    """Returns the syntax tree of a program (or of one expression), or the problem. Trees
+    are remembered by text (a game is often built several times, with its variants), and
+    are only read, never changed, by those who get them."""
+    key = (text, expression)
+    hit = _PARSED.get(key)
+    if hit is None:
+        if len(_PARSED) > 50_000:
+            _PARSED.clear()
+        hit = _PARSED[key] = _parse(text, expression)
+    return hit
+
+
+def _parse(text: str, expression: bool) -> Tree | SyntaxProblem:
     if len(text) > MAX_EFFECT_CHARS:
         return SyntaxProblem(1, 1, f"effect text is {len(text)} characters; the limit is {MAX_EFFECT_CHARS}")
     depth = 0

@@ -19,7 +19,7 @@ from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
-from . import abilities, objects, structure
+from . import abilities, citations, objects, structure
 from .context import Compiling
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variant
@@ -107,6 +107,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     listened = set(table.listeners) | set(table.targeted)
     windows = {w for w in table.activated if w in inside}
     _check_windows(cx, table, inside)
+    citations.check_citations(cx)
     structure.compile_main(cx, inside, listened, windows)
     functions = _functions(cx, table, quantities)
     scoring = _scoring(cx)
@@ -134,6 +135,10 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
         source_dir=str(folder), params=params, quantities=set(quantities),
         content_hash=content_hash(folder, [spec.variants[v][1] for v in variants]),
         window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()}, printed=world.printed,
+        clauses={k: v for k, (v, _s) in spec.sections["clauses"].items()},
+        readings={k: v for k, (v, _s) in spec.sections["readings"].items()},
+        citations=[(what, name, citations.cited(value), src.where)
+                   for what, name, value, src in citations.citing(cx)],
         meta={"rulebook": meta.get("rulebook", ""), "description": meta.get("description", ""),
               "box": {k: v for k, (v, _) in spec.box.items()},
               "variants": {k: v[0].data["variant"]["name"] for k, v in spec.variants.items()}},

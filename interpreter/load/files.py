@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostic, DefinitionError, suggest
 from .yaml_safe import Loaded, load_yaml
 
 PART_FILES = {"game.yaml": "game", "components.yaml": "components", "cards.yaml": "cards",
-              "board.yaml": "board"}
+              "board.yaml": "board", "rules.yaml": "rules"}
 
 
 def data_root() -> Path:
@@ -141,14 +141,36 @@ def _explain(loaded: Loaded, err: ValidationError) -> Iterator[Diagnostic]:
 # Sections whose entries stand alone: a schema problem inside one entry drops only that
 # entry, so the rest of the file is still checked (and every problem reported in one run).
 _SEPARABLE = {("cards",), ("components",), ("zones",), ("dice",), ("procedures",), ("functions",),
+              ("clauses",), ("readings",),
               ("triggers",), ("board", "spaces"), ("board", "edges"), ("scenarios",)}
+
+
+_READ: dict[tuple, tuple[Loaded | None, list[Diagnostic]]] = {}
 
 
 def read_part(path: Path, display: str, kind: str, *, partial: bool = False
               ) -> tuple[Loaded | None, list[Diagnostic]]:
     """Returns a loaded, schema-checked file and its problems. Without `partial`, a file
     with problems comes back as None; with it, entries with problems are left out and the
-    file comes back unless a problem lies outside every separable entry."""
+    file comes back unless a problem lies outside every separable entry. A file read once
+    is not read again while it is unchanged (a game is built once per variant); the
+    loader only reads what it gets."""
+    try:
+        st = Path(path).stat()
+        key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size, display, kind, partial)
+    except OSError:
+        key = None
+    if key is not None and key in _READ:
+        return _READ[key]
+    out = _read_part(path, display, kind, partial)
+    if key is not None:
+        if len(_READ) > 500:
+            _READ.clear()
+        _READ[key] = out
+    return out
+
+
+def _read_part(path: Path, display: str, kind: str, partial: bool) -> tuple[Loaded | None, list[Diagnostic]]:
     try:
         loaded = load_yaml(path, display=display)
     except DefinitionError as err:

@@ -15,6 +15,7 @@ from .files import PART_FILES, display_path, read_part
 from .yaml_safe import Loaded
 
 KEYED = ("zones", "dice", "components", "cards", "spaces")
+INDEXED = ("clauses", "readings")     # the rulebook's clause index (rules.yaml), keyed by id
 NAMED = ("procedures", "functions", "quantities", "params")
 NODE_KINDS = ("round", "turn", "phase", "step")
 
@@ -85,7 +86,8 @@ class Spec:
     meta_src: Src | None = None
     limits: dict = field(default_factory=dict)
     sections: dict[str, dict[str, tuple[Any, Src]]] = field(
-        default_factory=lambda: {k: {} for k in KEYED + NAMED})
+        default_factory=lambda: {k: {} for k in KEYED + NAMED + INDEXED})
+    rulebook: str = ""                  # rules.yaml: the rulebook the clauses index
     edges: list[tuple[list, Src]] = field(default_factory=list)
     triggers: list[tuple[dict, Src]] = field(default_factory=list)
     game_vars: dict[str, tuple[Any, Src]] = field(default_factory=dict)
@@ -148,7 +150,7 @@ def add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
                 diags: list[Diagnostic], mode: str) -> None:
     """Merges one section (as found in a base file or an overlay's add/replace)."""
     here = Src(loaded, base)
-    if name in KEYED:
+    if name in KEYED or name in INDEXED:
         _keyed(spec, name, value, here, diags, mode)
     elif name in NAMED:
         what = {"procedures": "procedure", "functions": "function", "quantities": "quantity",
@@ -204,6 +206,11 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
                         "triggers", "structure", "scoring"):
                 if key in data:
                     add_section(spec, key, data[key], loaded, (key,), diags, "base")
+        elif kind == "rules":
+            spec.rulebook = data["rulebook"]
+            for key in INDEXED:
+                if key in data:
+                    add_section(spec, key, data[key], loaded, (key,), diags, "add")
         elif kind == "board":
             spec.has_board = True
             spec.assembled_in_play = data["board"].get("assembled_in_play", False)
