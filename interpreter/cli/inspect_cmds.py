@@ -167,3 +167,35 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     else:
         print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from ..coverage import report
+    from ..load.build import build as build_game
+    folder = game_folder(args.game)
+    g, diags = build_game(folder, list(args.variant), trace=True)
+    if g is None:
+        raise DefinitionError(diags)
+    if not g.clauses:
+        raise UsageError(f"{g.id} has no clause index (rules.yaml): nothing to cover")
+    n = args.players or max(g.min_players, min(3, g.max_players))
+    check_players(g, n)
+    rows, totals = report(g, folder, list(args.variant), n, args.games, args.seed)
+    doc = {"game": g.id, "variants": list(g.variants), "players": n, "games": args.games,
+           "clauses": [r.as_json(args.games) for r in rows], "totals": totals}
+    if args.html:
+        from ..coverage_html import page
+        Path(args.html).write_text(page(doc), "utf-8")
+        print(f"report written to {args.html}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(doc, indent=1, ensure_ascii=False))
+    else:
+        for r in rows:
+            mark = "ok " if r.encoded_by and r.tested_by else "-- "
+            ex = f"  ran in {r.exercised}/{args.games}" if args.games else ""
+            print(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.tested_by):2}{ex}"
+                  + (f"  readings {len(r.readings)}" if r.readings else ""))
+        t = totals["all"]
+        print(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested ({t['percent']}%)"
+              + (f"; {t['exercised']} reached by {args.games} random games" if args.games else ""))
+    return 1 if args.fail_under is not None and totals["all"]["percent"] < args.fail_under else 0

@@ -14,7 +14,8 @@ from typing import Sequence
 
 from ..diagnostics import DefinitionError
 from .common import UsageError
-from .inspect_cmds import cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_scenarios, cmd_validate, validate_targets
+from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_scenarios, cmd_validate,
+                           validate_targets)
 from .play_cmds import cmd_play, cmd_replay, cmd_simulate
 
 __all__ = ["main", "parser", "UsageError", "validate_targets"]
@@ -82,6 +83,18 @@ def parser() -> argparse.ArgumentParser:
     _variant(p, " to the right side")
     p.add_argument("--base-variant", action="append", default=[], metavar="V",
                    help="apply a variant to the left side too, e.g. --base-variant my-variant")
+    _json(p)
+
+    p = _sub(sub, "coverage", "which rule carries each clause of the rulebook, which scenario tests it, how often random play reaches it",
+             ["cairn coverage my-game --games 20", "cairn coverage my-game --json --fail-under 100 --html cov.html"],
+             cmd_coverage)
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder with a rules.yaml")
+    _variant(p)
+    p.add_argument("--games", type=int, default=20, metavar="N", help="seeded random games to run (default 20; 0: none)")
+    p.add_argument("--players", type=int, metavar="N", help="players in those games (default 3, or the nearest allowed)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed of those games (default 0)")
+    p.add_argument("--fail-under", type=float, metavar="P", help="exit 1 when fewer than P%% of the clauses are encoded and tested")
+    p.add_argument("--html", metavar="FILE", help="also write a one-page HTML report here")
     _json(p)
 
     p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or scenario files)",

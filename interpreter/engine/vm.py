@@ -36,6 +36,7 @@ def run(g: Any, d: dict) -> None:
     max_depth = g.max_depth
     programs = g.programs
     replaced = g.abilities.replacements
+    trace = g.trace                 # coverage: the programs this game enters (else None)
     work = [g.work_budget]
     steps = 0
     fr = frames[-1]
@@ -72,6 +73,8 @@ def run(g: Any, d: dict) -> None:
                     if rep is not None:
                         key, args, done = rep
                 fr["pc"] = pc
+                if trace is not None:
+                    trace.add(key)
                 fr = {"p": key, "pc": 0, "l": args, "d": fr["d"], "r": ins[3]}
                 if done:
                     fr["x"] = done
@@ -124,6 +127,8 @@ def run(g: Any, d: dict) -> None:
                         raise RuntimeProblem(f"trigger depth {g.max_trigger_depth} exceeded "
                                              f"(event '{ins[1]}' keeps firing)")
                     fr["pc"] = pc
+                    if trace is not None:
+                        trace.update(program for program, _fl in answers)
                     for program, fl in reversed(answers):
                         frames.append({"p": program, "pc": 0, "l": fl, "d": depth, "r": None})
                     fr = frames[-1]
@@ -155,6 +160,8 @@ def run(g: Any, d: dict) -> None:
                 if len(frames) >= max_depth:
                     raise RuntimeProblem(f"more than {max_depth} nested effects")
                 fr["pc"] = pc
+                if trace is not None:
+                    trace.add(key)
                 child = {"p": key, "pc": 0, "l": {"me": ins[2](c), "this": obj}, "d": fr["d"], "r": None}
                 if "x" in fr:
                     child["x"] = fr["x"]

@@ -28,8 +28,9 @@ from .spec import Spec, read_spec
 __all__ = ["build", "load_game", "list_variants", "read_spec"]
 
 
-def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[Diagnostic]]:
-    """Returns the compiled game (or None) and every problem found on the way."""
+def build(folder: Path, variants: list[str], trace: bool = False) -> tuple[CompiledGame | None, list[Diagnostic]]:
+    """Returns the compiled game (or None) and every problem found on the way. With
+    `trace`, every step runs as a program of its own (for coverage, which notes them)."""
     load_all()
     spec, diags = read_spec(folder)
     given = list(variants)            # as named: ids, or overlay files (records keep these)
@@ -45,7 +46,7 @@ def build(folder: Path, variants: list[str]) -> tuple[CompiledGame | None, list[
         return None, diags
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(Compiling(spec, diags), folder, variants, given)
+    return _compile(Compiling(spec, diags, trace=trace), folder, variants, given)
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:

@@ -19,6 +19,7 @@ class Compiling:
     diags: list[Diagnostic]
     comp: Compiler | None = None
     programs: dict[str, Program] = field(default_factory=dict)
+    trace: bool = False          # every step a program of its own (coverage notes them)
 
     def report(self, src: Src) -> None:
         """Moves the effect compiler's errors to diagnostics at their place in the file."""

@@ -277,7 +277,7 @@ class _Writer:
     def single(self, n: Node) -> tuple | None:
         """The one instruction a step's program runs, if it runs one call or emit and stops."""
         prog = self.cx.programs.get(f"step:{n.id}")
-        if prog is None or len(prog.code) != 2 or prog.code[1] != (RET, None):
+        if self.cx.trace or prog is None or len(prog.code) != 2 or prog.code[1] != (RET, None):
             return None
         ins = prog.code[0]
         return ins if ins[0] in (CALL, EMIT) else None
