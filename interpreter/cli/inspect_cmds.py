@@ -51,6 +51,8 @@ def validate_targets(targets: Sequence[str], variants: Sequence[str]) -> tuple[l
             problems.extend(d for d in diags if d not in problems)
             if diags and not combo:
                 break  # the base is broken: variant checks would repeat its problems
+        from ..editions import problems as edition_problems
+        problems.extend(d for d in edition_problems(folder) if d not in problems)
         from ..scenarios import static_problems
         games: dict = {}
         for path in sorted((folder / "scenarios").glob("*.yaml")):
@@ -131,11 +133,19 @@ def cmd_diff(args: argparse.Namespace) -> int:
     def side(target: str, variants: list[str]) -> str:
         return target + "".join(f" --variant {v}" for v in variants)
     lname, rname = side(args.game, args.base_variant), side(args.other or args.game, args.variant)
+    from ..editions import play_differences
+    editions = [d for v in args.variant for d in play_differences(right, v)] if not args.other else []
     if args.json:
-        print(json.dumps({"left": lname, "right": rname, "changes": [c.as_json() for c in changes]},
-                         indent=1, ensure_ascii=False))
+        print(json.dumps({"left": lname, "right": rname, "changes": [c.as_json() for c in changes],
+                          "edition_differences": editions}, indent=1, ensure_ascii=False))
     else:
         print(render(changes, lname, rname))
+        if editions:
+            print(f"\nedition differences that change play ({len(editions)}):")
+            for d in editions:
+                how = ("played: " + ", ".join(d["encoded_by"])) if d.get("encoded_by") else f"not played: {d.get('reason', '')}"
+                print(f"  {d['id']} [{', '.join([d['clause']] if isinstance(d['clause'], str) else d['clause'])}]: "
+                      f"{d.get('ja_reading', d.get('encoding', ''))}\n      {how}")
     return 1 if changes else 0
 
 
