@@ -9,6 +9,7 @@ conditions that must be true, or facts about the pending decision.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class Outcome:
     rule: Any
     where: str
     failures: list[str]
+    seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -109,8 +111,9 @@ def static_problems(path: Path, games: dict | None = None) -> list[Diagnostic]:
     return problems + out
 
 
-def run_file(path: Path) -> list[Outcome]:
-    """Runs every scenario of a file; a malformed file raises DefinitionError."""
+def run_file(path: Path, select: Any = None) -> list[Outcome]:
+    """Runs every scenario of a file (or those `select` accepts); a malformed file raises
+    DefinitionError."""
     loaded, problems = read_part(path, display_path(path), "scenario")
     if loaded is None:
         raise DefinitionError(problems)
@@ -118,9 +121,14 @@ def run_file(path: Path) -> list[Outcome]:
     out: list[Outcome] = []
     games: dict[tuple, CompiledGame] = {}
     for i, sc in enumerate(data["scenarios"]):
+        if select is not None and not select(sc):
+            continue
         pos = loaded.pos(("scenarios", i))
         where = f"{loaded.file}:{pos.line}:{pos.column}"
-        out.append(run_one(_game_of(path, data, _variants(path, data, sc), games), sc, where))
+        start = time.perf_counter()
+        outcome = run_one(_game_of(path, data, _variants(path, data, sc), games), sc, where)
+        outcome.seconds = time.perf_counter() - start
+        out.append(outcome)
     return out
 
 

@@ -149,34 +149,70 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 1 if changes else 0
 
 
-def cmd_scenarios(args: argparse.Namespace) -> int:
-    from ..scenarios import run_file, scenario_files
-    failed = passed = 0
-    rows = []
-    for target in args.targets:
-        if target.endswith((".yaml", ".yml")) and Path(target).is_file():
-            paths = [Path(target)]
+def _scenario_paths(targets: Sequence[str]) -> list[Path]:
+    from ..scenarios import scenario_files
+    paths: list[Path] = []
+    folder = None
+    for target in targets:
+        if target.endswith((".yaml", ".yml")):
+            path = Path(target)
+            if not path.is_file() and folder is not None:
+                path = folder / "scenarios" / target      # a file of the game named before it
+            if not path.is_file():
+                raise UsageError(f"no scenario file {target}")
+            paths.append(path)
         else:
-            paths = scenario_files(game_folder(target))
-        for path in paths:
-            for outcome in run_file(path):
-                rows.append({"name": outcome.name, "rule": outcome.rule, "where": outcome.where,
-                             "ok": outcome.ok, "failures": outcome.failures})
-                if outcome.ok:
-                    passed += 1
-                    if args.verbose and not args.json:
-                        print(f"ok    {outcome.name}")
-                else:
-                    failed += 1
-                    if not args.json:
-                        print(f"FAIL  {outcome.where}: {outcome.name} [{outcome.rule}]")
-                        for f in outcome.failures:
-                            print(f"      {f}")
+            folder = game_folder(target)
+            if not any(t.endswith((".yaml", ".yml")) for t in targets):
+                paths.extend(scenario_files(folder))
+    return paths
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    import re
+    from ..load.citations import cited
+    from ..scenarios import run_file
+    try:
+        pattern = re.compile(args.k) if args.k else None
+    except re.error as err:
+        raise UsageError(f"-k {args.k}: {err}") from None
+    rows = []
+    for path in _scenario_paths(args.targets):
+        for outcome in run_file(path, select=(lambda sc: pattern.search(sc["name"]) is not None
+                                               or any(pattern.search(c) for c in cited(sc["rule"])))
+                                if pattern else None):
+            rows.append({"name": outcome.name, "clauses": cited(outcome.rule), "where": outcome.where,
+                         "ok": outcome.ok, "failures": outcome.failures, "seconds": round(outcome.seconds, 4)})
+    passed = sum(1 for r in rows if r["ok"])
+    failed = len(rows) - passed
+    if args.junit:
+        Path(args.junit).write_text(_junit(rows), "utf-8")
     if args.json:
         print(json.dumps({"passed": passed, "failed": failed, "scenarios": rows}, indent=1, ensure_ascii=False))
-    else:
-        print(f"{passed} passed, {failed} failed")
+        return 1 if failed else 0
+    for r in rows:
+        if not r["ok"]:
+            print(f"FAIL  {r['where']}: {r['name']} [{', '.join(r['clauses'])}]")
+            for f in r["failures"]:
+                print(f"      {f}")
+        elif args.verbose:
+            print(f"ok    {r['name']} [{', '.join(r['clauses'])}]")
+    print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _junit(rows: list[dict]) -> str:
+    from xml.sax.saxutils import escape, quoteattr
+    cases = []
+    for r in rows:
+        head = f'<testcase classname={quoteattr(r["where"].split(":")[0])} name={quoteattr(r["name"])} time="{r["seconds"]}">'
+        body = "" if r["ok"] else f'<failure message={quoteattr(r["failures"][0] if r["failures"] else "failed")}>' \
+                                   f'{escape(chr(10).join(r["failures"]))}</failure>'
+        props = "".join(f'<property name="clause" value={quoteattr(c)}/>' for c in r["clauses"])
+        cases.append(f"{head}<properties>{props}</properties>{body}</testcase>")
+    failed = sum(1 for r in rows if not r["ok"])
+    return (f'<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="cairn scenarios" tests="{len(rows)}" '
+            f'failures="{failed}">' + "".join(cases) + "</testsuite>\n")
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
@@ -209,3 +245,17 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         print(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested ({t['percent']}%)"
               + (f"; {t['exercised']} reached by {args.games} random games" if args.games else ""))
     return 1 if args.fail_under is not None and totals["all"]["percent"] < args.fail_under else 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from ..rulesdoc import document, markdown, page
+    folder = game_folder(args.game)
+    load_game(folder, args.variant)           # it must compile first
+    blocks = document(folder, list(args.variant))
+    text = markdown(blocks) if args.format == "md" else page(blocks)
+    if args.output:
+        Path(args.output).write_text(text, "utf-8")
+        print(f"written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

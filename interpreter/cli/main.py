@@ -14,8 +14,8 @@ from typing import Sequence
 
 from ..diagnostics import DefinitionError
 from .common import UsageError
-from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_scenarios, cmd_validate,
-                           validate_targets)
+from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_rules, cmd_scenarios,
+                           cmd_validate, validate_targets)
 from .play_cmds import cmd_play, cmd_replay, cmd_simulate
 
 __all__ = ["main", "parser", "UsageError", "validate_targets"]
@@ -97,10 +97,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="also write a one-page HTML report here")
     _json(p)
 
-    p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or scenario files)",
-             ["cairn scenarios my-game", "cairn scenarios my-expansion/scenarios.yaml -v"], cmd_scenarios)
-    p.add_argument("targets", nargs="+", metavar="GAME_OR_FILE", help="game ids, folders or scenario files")
+    p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
+             ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html"],
+             cmd_rules)
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
+    _variant(p)
+    p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or one HTML page")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to this file instead of stdout")
+
+    p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or some of its files), with their clause ids",
+             ["cairn scenarios my-game", "cairn scenarios my-game setup.yaml -k hunt --junit out.xml",
+              "cairn scenarios my-expansion/scenarios.yaml -v"], cmd_scenarios)
+    p.add_argument("targets", nargs="+", metavar="GAME_OR_FILE",
+                   help="a game id or folder, then optionally some of its scenario files; or scenario files")
+    p.add_argument("-k", metavar="PATTERN", help="only scenarios whose name or clause ids match this regular expression")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+    p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML (for CI)")
     _json(p)
 
     p = _sub(sub, "play", "play in the terminal; bots fill the other seats",
