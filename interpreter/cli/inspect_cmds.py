@@ -224,7 +224,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         raise DefinitionError(diags)
     if not g.clauses:
         raise UsageError(f"{g.id} has no clause index (rules.yaml): nothing to cover")
-    n = args.players or max(g.min_players, min(3, g.max_players))
+    n = args.players if args.players is not None else max(g.min_players, min(3, g.max_players))
     check_players(g, n)
     rows, totals = report(g, folder, list(args.variant), n, args.games, args.seed)
     doc = {"game": g.id, "variants": list(g.variants), "players": n, "games": args.games,

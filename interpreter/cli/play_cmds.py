@@ -41,7 +41,7 @@ def _record_path(path: str | None) -> Path | None:
 def cmd_play(args: argparse.Namespace) -> int:
     g = load(args.game, args.variant)
     seats = _seats(args.seats, args.players, "")
-    n = args.players or (len(seats) if seats else g.min_players)
+    n = args.players if args.players is not None else (len(seats) if seats else g.min_players)
     check_players(g, n)
     if not seats:
         seats = ["human"] + ["random"] * (n - 1)
@@ -112,7 +112,7 @@ def _ask_human(state: GameState, p: int) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     g = load(args.game, args.variant)
-    n = args.players or g.min_players
+    n = args.players if args.players is not None else g.min_players
     check_players(g, n)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
