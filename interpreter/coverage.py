@@ -3,7 +3,8 @@ reached by how many seeded random games.
 
 A clause is *encoded* when a step, procedure, ability, parameter, object or other entry
 cites it (`rule:`); *tested* when a scenario cites it; *exercised* in a game when a rule
-citing it ran there (traced in the VM: the programs a game ran). Readings (rules.yaml)
+citing it ran there (traced: the programs, parts of the structure, functions, static
+abilities and scoring a game ran; parameters and objects without an effect are data). Readings (rules.yaml)
 are listed with the clauses they read.
 """
 from __future__ import annotations
@@ -65,9 +66,10 @@ def programs_of(g: CompiledGame) -> dict[str, list[str]]:
     for what, name, ids, _where in g.citations:
         candidates = {"step": [f"step:{name}", f"part:{name}"], "procedure": [f"proc:{name}", f"proc:{name}:body"],
                       "ability": [f"ability:{name}", f"ability:{name}:use", f"ability:{name}:ask"],
+                      "function": [f"fn:{name}"], "quantity": [f"fn:{name}"], "scoring": ["scoring"],
                       "card": [f"effect:{name}"], "component": [f"effect:{name}"], "trigger": []}.get(what, [])
         for key in candidates:
-            if key in keys:
+            if key in keys or key.startswith(("part:", "fn:", "ability:")) or key == "scoring":
                 for cid in ids:
                     out[cid].append(key)
     return out

@@ -291,8 +291,8 @@ def test_validate_checks_scenario_files(capsys, tmp_path):
     shutil.copytree(ROOT / "definitions" / "big-foot", copy)
     path = copy / "scenarios" / "rules.yaml"
     text = path.read_text()
-    assert "    rule: \"To Play 3: roll and move" in text
-    path.write_text(text.replace("    rule: \"To Play 3: roll and move", "    rul: \"To Play 3: roll and move"))
+    assert "    rule: to-play-3-full-count" in text
+    path.write_text(text.replace("    rule: to-play-3-full-count", "    rul: to-play-3-full-count", 1))
     line = path.read_text().splitlines().index(next(l for l in path.read_text().splitlines() if l.startswith("    rul:"))) + 1
     rc, out, _ = run(capsys, "validate", str(copy))
     assert rc == 1

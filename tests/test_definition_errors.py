@@ -351,6 +351,7 @@ replace:
   procedures:
     choose_first:
       doc: Seat 1 always begins.
+      rule: to-play-2-roll
       do: |
         game.first = 0
         log("{player_name(0)} goes first")

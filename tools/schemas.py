@@ -146,8 +146,8 @@ DEFS: dict[str, Any] = {
     "param_value": {"description": "a new value for a parameter, or {by_players: {...}}",
                     "anyOf": [{"type": ["string", "integer", "boolean", "null", "array"]},
                               obj({"by_players": {"type": "object", "propertyNames": {"pattern": "^[1-9][0-9]?$"},
-                                                  "additionalProperties": L("value")}}, ("by_players",)),
-                              obj({"value": L("value")}, ("value",))]},
+                                                  "additionalProperties": L("value")}, "rule": L("rule")}, ("by_players",)),
+                              obj({"value": L("value"), "rule": L("rule")}, ("value",))]},
     "node": NODE,
     "structure": {"type": "array", "items": L("node"), "minItems": 1, "maxItems": 200},
     "scoring": obj({"score": L("expr"), "tiebreak": {"type": "array", "items": L("expr"), "maxItems": 10},
@@ -228,7 +228,8 @@ def overlay_section() -> dict:
 
 def removal() -> dict:
     names = {"type": "array", "items": {"type": "string", "maxLength": 140}, "maxItems": 500}
-    return obj({k: names for k in (*KEYED, *NAMED, "triggers", "steps")})
+    return obj({**{k: names for k in (*KEYED, *NAMED, "triggers", "steps")},
+                "rule": {**R("rule"), "description": "the clause(s) the removal carries"}})
 
 
 SCHEMAS: dict[str, dict] = {

@@ -247,6 +247,8 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed 
             cc = Ctx(d, g, _locals(d, obj, args), c.w)
             if ab.condition is not None and not ab.condition(cc):
                 continue
+            if g.trace is not None:
+                g.trace.add(f"ability:{ab.key}")
             if ab.set is not None:
                 sets.append(ab.set(cc))
             if ab.times is not None:

@@ -28,6 +28,8 @@ def finish(g: Any, d: dict, reason: str) -> None:
     """Marks the game over and records its result; a formula error aborts cleanly."""
     n = d["n"]
     _stop(d)
+    if getattr(g, "trace", None) is not None:
+        g.trace.add("scoring")
     try:
         scores = [g.score(Ctx(d, g, {"me": p})) for p in range(n)]
         ties = [[f(Ctx(d, g, {"me": p})) for f in g.tiebreaks] for p in range(n)]

@@ -111,6 +111,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     citations.check_citations(cx)
     structure.compile_main(cx, inside, listened, windows)
     functions = _functions(cx, table, quantities)
+    if cx.trace:
+        functions = {k: _traced(k, f) for k, f in functions.items()}
     scoring = _scoring(cx)
     _check_vars(cx)
     if cx.diags:
@@ -264,6 +266,17 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
                 fn = quantity(name, fn, params, table.statics.get(name))
             out[name] = fn
     return out
+
+
+def _traced(name: str, fn: Any) -> Any:
+    """A function that notes its calls (coverage builds only)."""
+    key = f"fn:{name}"
+
+    def traced(c: Any) -> Any:
+        if c.g.trace is not None:
+            c.g.trace.add(key)
+        return fn(c)
+    return traced
 
 
 def _scoring(cx: Compiling) -> tuple[Any, list, Any]:

@@ -46,6 +46,8 @@ def citing(cx: Compiling) -> Iterator[tuple[str, str, Any, Src]]:
         yield "scoring", "scoring", spec.scoring[0].get("rule"), spec.scoring[1]
     for key, (r, src) in spec.sections["readings"].items():
         yield "reading", key, r.get("clause"), src
+    for i, (value, src) in enumerate(spec.removal_rules):
+        yield "removal", str(i), value, src
 
 
 def check_citations(cx: Compiling) -> None:

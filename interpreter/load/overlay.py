@@ -54,6 +54,9 @@ def _requires(spec: Spec, vid: str, chosen: list[str], head: dict, src: Src, dia
 
 def _remove(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]) -> None:
     for name, ids in value.items():
+        if name == "rule":
+            spec.removal_rules.append((ids, src.at("rule")))
+            continue
         for i, key in enumerate(ids):
             at = src.at(name, i)
             _claim(spec, vid, name, key, at, diags)
@@ -117,11 +120,16 @@ def _set(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]) -
             continue
         old, _old_src = params[key]
         entry = dict(new) if isinstance(new, dict) and ("by_players" in new or "value" in new) else {"value": new}
+        cite = entry.pop("rule", None)
         problem = _type_change(old, entry)
         if problem:
             diags.append(at.diag(f"set: parameter '{key}' {problem}"))
             continue
-        params[key] = ({**{k: v for k, v in old.items() if k in ("doc", "rule")}, **entry}, at)
+        kept = {k: v for k, v in old.items() if k in ("doc", "rule")}
+        if cite is not None:        # the overlay's clause carries the new value too
+            kept["rule"] = [*([kept["rule"]] if isinstance(kept.get("rule"), str) else kept.get("rule", [])),
+                            *([cite] if isinstance(cite, str) else cite)]
+        params[key] = ({**kept, **entry}, at)
 
 
 def _kind(v: Any) -> str:

@@ -107,6 +107,7 @@ class Spec:
     pruned: bool = False          # some entries were left out for schema problems
     variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
     changed_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, key) -> overlay id
+    removal_rules: list[tuple[Any, Src]] = field(default_factory=list)   # clauses overlays' removals carry
 
     def nodes(self):
         """Yields every node of the turn structure, depth first."""

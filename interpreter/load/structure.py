@@ -284,6 +284,9 @@ class _Writer:
 
     def body(self, n: Node, player: str | None) -> None:
         a = self.asm
+        if self.cx.trace:
+            key = f"part:{n.id}"
+            a.put((EXPR, lambda c: c.g.trace is not None and c.g.trace.add(key)), n.src)
         if n.kind == "turn":
             a.put((EXPR, _turn_begins), n.src)
         self.announce(n, "start", player)
