@@ -51,18 +51,49 @@ class Filed:
 
     plain: list[Ability] = field(default_factory=list)
     by: dict[str, dict[str, list[Ability]]] = field(default_factory=dict)   # argument -> object -> abilities
+    _groups: list | None = None        # the plain ones, by the zones they count in (built on first use)
+
+    def groups(self) -> list[tuple[frozenset | None, list[tuple[Ability, str]], dict[str, list[Ability]]]]:
+        """The plain abilities' (ability, object) pairs grouped by the zones they count in,
+        so one look through a group's zones serves all of its abilities (28 footprint
+        cards that count only on a player's board: one look at the boards)."""
+        if self._groups is None:
+            groups: dict = {}
+            for ab in self.plain:
+                pairs, by_obj = groups.setdefault(ab.zones, ([], {}))
+                for obj in ab.objects:
+                    pairs.append((ab, obj))
+                    by_obj.setdefault(obj, []).append(ab)
+            self._groups = [(z, pairs, by_obj) for z, (pairs, by_obj) in groups.items()]
+        return self._groups
 
     def candidates(self, d: dict, g: Any, args: dict) -> list[tuple[Ability, str]]:
         """Returns (ability, object) pairs that may apply to a call (their object is where
         they count), in definition order."""
-        out = [(ab, obj) for ab in self.plain for obj in counting(d, g, ab)]
+        out: list[tuple[Ability, str]] = []
+        for zones, pairs, by_obj in self.groups():
+            if zones is None:
+                out.extend(pairs)
+                continue
+            places = g.zone_places(d["n"], zones)
+            if places is None:
+                out.extend((ab, o) for ab, o in pairs if counts(d, g, ab, o))
+                continue
+            contents = d["places"]
+            if sum(len(contents[pl]) for pl in places) >= len(pairs):
+                loc = d["loc"]
+                out.extend((ab, o) for ab, o in pairs if loc[o] in places)
+            else:
+                out.extend((ab, o) for pl in places for o in contents[pl] for ab in by_obj.get(o, ()))
+        if len(self.groups()) > 1 or any(z is not None for z, _p, _b in self.groups()):
+            out.sort(key=lambda x: (x[0].order, x[0].rank.get(x[1], 0)))
         if self.by:
             for name, by_object in self.by.items():
                 obj = args.get(name)
                 if type(obj) is str:
                     out.extend((ab, obj) for ab in by_object.get(obj, ()) if counts(d, g, ab, obj))
             if self.plain or len(self.by) > 1:
-                out.sort(key=lambda x: x[0].order)
+                out.sort(key=lambda x: (x[0].order, x[0].rank.get(x[1], 0)))
         return out
 
 
