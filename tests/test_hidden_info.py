@@ -97,3 +97,26 @@ def test_a_seat_sees_nothing_it_may_not_know(folder, variants, players):
             checked += 1
         state.apply_action(agent.step(state))
     assert checked > 0
+
+
+
+def test_advanced_setup_hides_which_leader_was_picked():
+    """Footprints' advanced setup: a player picks one of two leaders in secret and the other
+    goes back to the box. Whichever leader seat 0 picks, once setup is done seat 1's views
+    are the same (seeds where the leader is not among the 4 face-up panel cards)."""
+    g = _game(ROOT / "definitions" / "footprints", ("advanced",))
+    compared = 0
+    for seed in range(5, 10):
+        views, panels = [], []
+        for pick in (0, 1):
+            state = g.new_initial_state(2, seed)
+            assert "secretly choose your leader" in state.decision()["prompt"]
+            state.apply_action(state.legal_actions()[pick])
+            while state.decision()["prompt"].startswith("Advanced setup"):
+                state.apply_action(state.legal_actions()[0])
+            panels.append(state.d["places"]["panel/0"])
+            views.append((state.observation(1), state.information_state_string(1), render(g, state.d, 1)))
+        if not any("leader" in c for c in panels[0] + panels[1]):
+            assert views[0] == views[1], f"seed {seed}: seat 1 can tell which leader seat 0 kept"
+            compared += 1
+    assert compared >= 2
