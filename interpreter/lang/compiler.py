@@ -75,6 +75,32 @@ class Compiler(ExpressionCompiler):
             self.pure_only = False
         return None if len(self.errors) > before else fn
 
+    def positional(self, name: str, text: str, params: tuple[str, ...]) -> Callable | None:
+        """Compiles a data function to a Python function `f(c, *args)`, its parameters plain
+        Python arguments: calls between rules (the commonest thing a rule does) then cost
+        one Python call, with no argument dict. Call sites find it as `_U[name]`."""
+        tree = parse(text, expression=True)
+        if isinstance(tree, SyntaxProblem):
+            self.errors.append(EffectError(tree.line, tree.column, tree.message))
+            return None
+        self.scope, self.bound, self.reads = set(), list(params), set()
+        before = len(self.errors)
+        self.pure_only = True
+        try:
+            body = self.src(tree)
+        finally:
+            self.pure_only, self.bound = False, []
+        if len(self.errors) > before:
+            return None
+        args = "".join(f", v_{p}" for p in params)
+        text = (f"def _f(c{args}):\n    try:\n        return {body}\n"
+                f"    except TypeError as e:\n"
+                f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
+        scope: dict[str, Any] = {}
+        exec(compile(text, f"<function {name}>", "exec"), self.ns, scope)
+        self.ns["_U"][name] = scope["_f"]
+        return scope["_f"]
+
     # ---- helpers ------------------------------------------------------------------
     def emit_ins(self, ins: tuple, node: Tree | Token) -> int:
         meta = getattr(node, "meta", None)

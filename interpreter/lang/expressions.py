@@ -52,6 +52,8 @@ class Env:
     params: dict[str, dict] = field(default_factory=dict)        # rule constants: {value} or {by_players}
     registry: dict[str, Verb] = field(default_factory=lambda: REGISTRY)
     internal: bool = False                                       # engine-written programs may use _call
+    positional: set[str] = field(default_factory=set)           # data functions called as _U[name](c, ...)
+    compiled: dict[str, Callable] = field(default_factory=dict)  # those functions, once compiled (_U)
 
 
 
@@ -79,6 +81,7 @@ class ExpressionCompiler:
         self.scope: set[str] = set()
         self.arg_names: dict[int, Token] = {}
         self.ns: dict[str, Any] = dict(helpers.NAMESPACE)   # what the generated code refers to
+        self.ns["_U"] = env.compiled       # the data functions, by name (compiler.positional)
         self.consts: dict[Any, str] = {}
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
         self.reads: set[str] = set()     # program locals the expression being built reads
@@ -139,6 +142,11 @@ class ExpressionCompiler:
 
     def bind_src(self, node: Tree, fname: str, params: tuple[str, ...]) -> str:
         """Returns the source of the argument dict of a procedure or data function call."""
+        parts = self.bind_parts(node, fname, params)
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in parts.items()) + "}"
+
+    def bind_parts(self, node: Tree, fname: str, params: tuple[str, ...]) -> dict[str, str]:
+        """Returns the source of each argument of a call by parameter name (errors noted)."""
         args, named = self.split_args(node)
         if len(args) > len(params):
             self.err(node, f"{fname}() takes {len(params)} argument(s), got {len(args)}")
@@ -152,7 +160,13 @@ class ExpressionCompiler:
         missing = [p for p in params if p not in parts]
         if missing:
             self.err(node, f"{fname}() is missing argument(s): {', '.join(missing)}")
-        return "{" + ", ".join(f"{k!r}: {v}" for k, v in parts.items()) + "}"
+        return parts
+
+    def positional_args(self, node: Tree, fname: str) -> list[str]:
+        """Returns the sources of a data function call's arguments, in its parameters' order."""
+        params = self.env.functions[fname]
+        parts = self.bind_parts(node, fname, params)
+        return [parts.get(p, "None") for p in params]
 
     def bind(self, node: Tree, fname: str, params: tuple[str, ...]) -> Callable:
         """Returns a function giving the argument dict of a procedure or data function call."""
@@ -166,6 +180,8 @@ class ExpressionCompiler:
             self.err(node, f"{what} changes the flow of play and must stand as a statement"
                      + (" or as 'let x = ...'" if fname != "run" else ""))
             return "None"
+        if fname in self.env.positional:
+            return f"_U[{fname!r}](c{''.join(', ' + a for a in self.positional_args(node, fname))})"
         if fname in self.env.functions:
             return f"_call(c, {fname!r}, {self.bind_src(node, fname, self.env.functions[fname])})"
         verb = self.env.registry.get(fname)
@@ -177,6 +193,11 @@ class ExpressionCompiler:
             self.err(node, f"{fname}() changes the game, so it cannot be used in a function, "
                      "condition or scoring formula (use it in a procedure)")
         args, named = self.split_args(node)
+        if fname in ("any", "all") and len(args) == 1 and not named and isinstance(args[0], Tree) \
+                and args[0].data == "comprehension":
+            # any([... for x in xs]) stops at the first true (all: false) item, as Python's does
+            # with a generator: a rule written as a comprehension costs no more than a loop.
+            return f"{fname}({self.comprehension(args[0])[1:-1]})"
         params = verb.params
         if len(args) > len(params):
             self.err(node, f"{fname}() takes at most {len(params)} argument(s), got {len(args)}")

@@ -189,7 +189,8 @@ def _env(spec: Spec, world: objects.World, params: dict[str, dict]) -> Env:
     return Env(procedures={k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()},
                functions=fns, places=set(zones) | set(spaces), zones=set(zones),
                objects={o for o, _k, _s in world.components}, spaces=set(spaces), dice=set(spec.sections["dice"]),
-               game_vars=set(spec.game_vars), attributes=attributes, params=params)
+               game_vars=set(spec.game_vars), attributes=attributes, params=params,
+               positional=set(spec.sections["functions"]) - set(spec.sections["quantities"]))
 
 
 def _procedures(cx: Compiling) -> None:
@@ -255,17 +256,42 @@ def _ability_src(cx: Compiling, key: str) -> Any:
 
 
 def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[str, Any]:
+    """The data functions and quantities, each as `f(c)` reading its arguments from c.l
+    (for call_function and views); rules call the plain functions positionally."""
     out: dict[str, Any] = {}
-    for section in ("functions", "quantities"):
-        for name, (item, src) in cx.spec.sections[section].items():
-            params = tuple(item.get("params", ()))
-            fn = cx.expression(item["expr"], src.at("expr"), params)
-            if fn is None:
-                continue
-            if section == "quantities":
-                fn = quantity(name, fn, params, table.statics.get(name))
-            out[name] = fn
+    for name, (item, src) in cx.spec.sections["functions"].items():
+        params = tuple(item.get("params", ()))
+        expr = item["expr"]
+        fn = cx.comp.positional(name, ("true" if expr else "false") if type(expr) is bool else str(expr), params)
+        cx.report(src.at("expr"))
+        if fn is None:
+            continue
+        if cx.trace:
+            fn = cx.comp.ns["_U"][name] = _traced_positional(name, fn)
+        out[name] = _by_dict(fn, params)
+    for name, (item, src) in cx.spec.sections["quantities"].items():
+        params = tuple(item.get("params", ()))
+        fn = cx.expression(item["expr"], src.at("expr"), params)
+        if fn is not None:
+            out[name] = quantity(name, fn, params, table.statics.get(name))
     return out
+
+
+def _by_dict(fn: Any, params: tuple[str, ...]) -> Any:
+    """A positional data function called the dict way, with its arguments in c.l."""
+    def call(c: Any) -> Any:
+        return fn(c, *[c.l[p] for p in params])
+    return call
+
+
+def _traced_positional(name: str, fn: Any) -> Any:
+    key = f"fn:{name}"
+
+    def traced(c: Any, *args: Any) -> Any:
+        if c.g.trace is not None:
+            c.g.trace.add(key)
+        return fn(c, *args)
+    return traced
 
 
 def _traced(name: str, fn: Any) -> Any:
