@@ -81,3 +81,17 @@ def test_lint_finds_dispatch_on_ids_and_power_names(tmp_path):
     chosen = game.replace("let k = p.score", 'let k = choose(["fury", "calm", "build"], player=p)')
     (copy / "game.yaml").write_text(chosen)
     assert [f.check for f in lint(copy)] == ["id"]
+
+
+def _shipped() -> list:
+    from interpreter.load.build import list_variants
+    root = Path(__file__).resolve().parents[1] / "definitions"
+    games = sorted(p for p in root.iterdir() if (p / "game.yaml").is_file())
+    return [(g, v) for g in games for v in [None, *sorted(list_variants(g))]]
+
+
+def test_no_shipped_rule_dispatches_on_a_card():
+    """Every shipped game and variant: no base rule branches on an object's id or power."""
+    for folder, variant in _shipped():
+        found = lint(folder, [variant] if variant else [])
+        assert found == [], f"{folder.name} {variant or ''}: {found[0].message}"
