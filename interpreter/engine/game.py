@@ -225,7 +225,7 @@ class GameState:
         """Returns an independent copy (a state holding a value that cannot be copied is
         ended as aborted first, naming the rule)."""
         check_waiting(self.game, self.d)
-        return GameState(self.game, st.jcopy(self.d))
+        return GameState(self.game, st.clone_state(self.d))
 
     def serialize(self) -> str:
         """Returns the canonical JSON of the game: definition id, variants, state."""

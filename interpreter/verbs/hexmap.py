@@ -26,10 +26,11 @@ def _rotate(q: int, r: int, turns: int) -> tuple[int, int]:
 def place_tile(c: Ctx, cells: list, dq: int, dr: int, rotate: int) -> None:
     """Puts each cell (a space whose properties q, r are its tile-local axial position) at
     its position turned `rotate` sixths about the tile's (0, 0), then moved by (dq, dr)."""
-    pos = c.s.setdefault("pos", {})
+    pos = dict(c.s.get("pos", {}))   # a new table: clones share the old one (state.SHARED)
     for cell in cells:
         q, r = _rotate(get_attr(c, cell, "q"), get_attr(c, cell, "r"), rotate)
         pos[cell] = [q + dq, r + dr]
+    c.s["pos"] = pos
 
 
 @register("link_hex")
