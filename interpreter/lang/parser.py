@@ -48,8 +48,13 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    # Lark keys its cache by the grammar, the options and its own version, and rebuilds
+    # the tables when the file is stale or unreadable.
+    from ..load.cache import cache_dir
+    base = cache_dir()
     return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=False)
+                propagate_positions=True, maybe_placeholders=False,
+                cache=str(base / "effect-grammar.lark-cache") if base is not None else False)
 
 
 def _expected(err: UnexpectedInput) -> str:

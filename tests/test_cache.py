@@ -1,0 +1,44 @@
+"""Cairn's cache of derived code: a broken or foreign entry is ignored and rewritten, and
+without a usable folder Cairn derives everything again instead of failing."""
+from __future__ import annotations
+
+import marshal
+
+from interpreter.load import cache
+
+
+def _fresh(monkeypatch, value: str) -> None:
+    monkeypatch.setenv("CAIRN_CACHE", value)
+    cache.cache_dir.cache_clear()
+
+
+def test_a_broken_entry_is_rebuilt(monkeypatch, tmp_path):
+    _fresh(monkeypatch, str(tmp_path))
+    try:
+        calls = []
+        src = lambda: calls.append(1) or "x = 6 * 7"  # noqa: E731
+        code = cache.compiled("probe", src)
+        entry = next(tmp_path.glob("probe-*.bin"))
+        assert calls == [1] and marshal.loads(entry.read_bytes()) == code
+        cache.compiled("probe", src)
+        assert calls == [1]                                  # read back, not derived again
+        entry.write_bytes(b"\x00garbage")
+        scope: dict = {}
+        exec(cache.compiled("probe", src), scope)
+        assert calls == [1, 1] and scope["x"] == 42
+    finally:
+        cache.cache_dir.cache_clear()
+
+
+def test_no_cache_folder_still_works(monkeypatch, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    for value in ("off", str(blocked / "sub")):
+        _fresh(monkeypatch, value)
+        try:
+            assert cache.cache_dir() is None
+            scope: dict = {}
+            exec(cache.compiled("probe", lambda: "y = 1"), scope)
+            assert scope["y"] == 1
+        finally:
+            cache.cache_dir.cache_clear()
