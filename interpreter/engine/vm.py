@@ -146,11 +146,9 @@ def run(g: Any, d: dict) -> None:
                 if type(player) is not int or not 0 <= player < d["n"]:
                     raise RuntimeProblem(f"choose() needs player=<seat>, got {player!r}")
                 fr["pc"] = pc
-                pending = {"player": player, "options": options, "var": ins[1]}
-                if d.get("log_on", True):
-                    # A game someone reads reads its prompts now; a playout only if asked.
-                    pending["prompt"], pending["labels"] = reading(c, ins[3], options)
-                d["pending"] = pending
+                # The prompt and labels are read only when asked (decision_text): they are
+                # pure, and nothing changes while the decision waits.
+                d["pending"] = {"player": player, "options": options, "var": ins[1]}
                 return
             elif op == RUN:
                 obj = ins[1](c)

@@ -309,15 +309,14 @@ class ExpressionCompiler:
             if sign == "-":
                 return f"_sub(c, {a}, {b})"
             return f"_op(c, {sign!r}, {a}, {b})"
+        # Comparisons and `in` are Python's: values that do not compare raise TypeError,
+        # which every compiled expression turns into a problem of the rule (function()).
         if kind == "compare":
-            a, sign, b = self.src(ch[0]), str(ch[1]), self.src(ch[2])
-            if sign in ("==", "!="):
-                return f"({a} {sign} {b})"
-            return f"_cmp({a}, {sign!r}, {b})"
+            return f"({self.src(ch[0])} {ch[1]} {self.src(ch[2])})"
         if kind == "in_op":
-            return f"_in({self.src(ch[0])}, {self.src(ch[1])})"
+            return f"({self.src(ch[0])} in {self.src(ch[1])})"
         if kind == "not_in":
-            return f"(not _in({self.src(ch[0])}, {self.src(ch[1])}))"
+            return f"({self.src(ch[0])} not in {self.src(ch[1])})"
         if kind == "and_op":
             return f"({self.src(ch[0])} and {self.src(ch[1])})"
         if kind == "or_op":
