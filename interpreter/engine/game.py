@@ -79,6 +79,7 @@ class CompiledGame:
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
+    terminal: dict = field(default_factory=dict)              # terminal.yaml's hints (interpreter/terminal/)
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """Returns object ids of one kind (all objects for None), in definition order."""
