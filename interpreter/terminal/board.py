@@ -38,7 +38,7 @@ class Canvas:
     def lines(self, indent: int = 0) -> list[Text]:
         out = []
         for row, styles in zip(self.ch, self.st):
-            t = Text(" " * indent)
+            t = Text(" " * indent, no_wrap=True, overflow="crop")
             for c, s in zip("".join(row).rstrip(), styles):
                 t.append(c, style=s)
             out.append(t)
