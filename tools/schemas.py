@@ -258,6 +258,8 @@ def terminal_schema() -> dict:
                            "description": "list: names in a line; cards: each object's show text as a block, "
                                           "side by side; count: only how many; none: not shown"},
                 "width": {"type": "integer", "minimum": 12, "maximum": 100, "description": "cards: a block's width"},
+                "show": {**NAME, "description": "cards: a function of one object giving its block's text "
+                                                "(default: the zone's own show function)"},
                 "others": {"enum": ["full", "names", "count"],
                            "description": "how another seat's copy of a per-player zone shows on the short screen "
                                           "(the whole view shows it in full)"}})

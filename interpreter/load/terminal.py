@@ -29,9 +29,11 @@ def check_hints(cx: Compiling, functions: dict[str, Any]) -> None:
     if "option_space" in hints:
         need_function(hints["option_space"], 1, ("option_space",))
     zones = spec.sections["zones"]
-    for z in hints.get("zones", {}):
+    for z, zh in hints.get("zones", {}).items():
         if z not in zones:
             cx.diags.append(src.diag(f"no zone '{z}'" + suggest(z, zones), ("zones", z), at_key=True))
+        if "show" in zh:
+            need_function(zh["show"], 1, ("zones", z, "show"))
     for t, table in enumerate(hints.get("tables", ())):
         for r, z in enumerate(table["rows"]):
             if z not in zones:

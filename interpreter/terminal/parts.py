@@ -64,7 +64,7 @@ class View:
 def game_line(v: View) -> Part:
     d = v.d
     t = Text(f"{v.g.name}", style="bold")
-    t.append(f"  turn {d['turns'] + 1}" if not d["terminal"] else "  game over")
+    t.append("  game over" if d["terminal"] else f"  turn {d['turns']}" if d["turns"] else "  setup")
     shown = [(k, val) for k, val in v.obs["game_vars"].items() if not v.hidden(k)]
     for k, val in shown:
         t.append(f"  {v.var_name(k)}: {_value(v, val)}")
@@ -76,8 +76,9 @@ def player_lines(v: View) -> list[Part]:
     for p in range(v.d["n"]):
         t = v.who(p)
         pv = [(k, val) for k, val in v.obs["player_vars"][p].items() if not v.hidden(k)]
-        if pv:
-            t.append("  " + "; ".join(f"{v.var_name(k)}: {_value(v, val)}" for k, val in pv))
+        if not pv:
+            continue
+        t.append("  " + "; ".join(f"{v.var_name(k)}: {_value(v, val)}" for k, val in pv))
         out.append(Part(f"player:{p}", [t], own=p == v.seat))
     return out
 
@@ -87,6 +88,10 @@ def _value(v: View, val: Any) -> str:
         return "yes" if val else "no"
     if val is None or val == "" or val == []:
         return "-"
+    if isinstance(val, dict) and val and all(type(x) is int for x in val.values()):
+        # a record of counts: the ones held, so a line of zeros reads as "none"
+        held = [f"{k} {x}" for k, x in val.items() if x]
+        return ", ".join(held) or "none"
     return text_of(v.c, val)
 
 
@@ -110,7 +115,7 @@ def zone_layout(v: View, zone: str) -> str:
         return h["layout"]
     if z.get("display") in ("count", "none"):
         return z["display"]
-    return "cards" if z.get("show") else "list"
+    return "cards" if z.get("show") or h.get("show") else "list"
 
 
 def place_title(v: View, place: str) -> Text:
@@ -144,7 +149,7 @@ def _zone_part(v: View, place: str) -> Part | None:
     layout = zone_layout(v, base)
     content = v.obs["places"][place]
     mine = owner != "" and v.seat is not None and int(owner) == v.seat
-    if layout == "none" or not content:
+    if layout == "none" or not content or isinstance(content, dict) and not content["count"]:
         return None
     title = place_title(v, place)
     if isinstance(content, dict) or layout == "count":
@@ -180,7 +185,7 @@ def card_blocks(v: View, zone: str, objs: list[str]) -> Table:
 
 def shown(v: View, zone: str, obj: str) -> str:
     """An object's text by its zone's show function (the name when it has none or fails)."""
-    name = v.g.zones.get(zone, {}).get("show")
+    name = zone_hint(v, zone).get("show") or v.g.zones.get(zone, {}).get("show")
     if not name:
         return _obj(v.c, obj)
     fn, (param,) = v.g.functions[name], v.g.env.functions[name]
@@ -190,22 +195,28 @@ def shown(v: View, zone: str, obj: str) -> str:
         return f"{text_of(v.c, obj)} (show failed: {err})"
 
 
+def _table_places(v: View, zones: list[str]) -> list[str]:
+    """The places of a table's rows: shared zones first, then each seat's zones together
+    (the viewer's first)."""
+    shared = [z for z in zones if not v.g.zones[z].get("per_player")]
+    seats = ([v.seat] if v.seat is not None else []) + [p for p in range(v.d["n"]) if p != v.seat]
+    return shared + [f"{z}/{p}" for p in seats for z in zones if v.g.zones[z].get("per_player")]
+
+
 def table_parts(v: View) -> tuple[list[Part], set[str]]:
     """The hints' tables of card rows: a row per zone (a per-player zone: a row per seat),
     its objects side by side; returns the parts and the zones they draw."""
     out, used = [], set()
     for i, spec in enumerate(v.hints.get("tables", ())):
         rows = []
-        for zone in spec["rows"]:
-            used.add(zone)
-            places = [f"{zone}/{p}" for p in range(v.d["n"])] if v.g.zones[zone].get("per_player") else [zone]
-            for place in places:
-                content = v.obs["places"].get(place)
-                if not content:
-                    continue
-                cells = ([Text(f"{content['count']} hidden", style="dim")] if isinstance(content, dict)
-                         else [Text(_obj(v.c, o)) for o in content])
-                rows.append((place_title(v, place), cells))
+        used.update(spec["rows"])
+        for place in _table_places(v, spec["rows"]):
+            content = v.obs["places"].get(place)
+            if not content or isinstance(content, dict) and not content["count"]:
+                continue
+            cells = ([Text(f"{content['count']} hidden", style="dim")] if isinstance(content, dict)
+                     else [Text(_obj(v.c, o)) for o in content])
+            rows.append((place_title(v, place), cells))
         if not rows:
             continue
         table = Table(title=spec["name"], title_justify="left", title_style="bold underline", show_header=False,

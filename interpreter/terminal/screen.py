@@ -4,6 +4,7 @@ only the parts that changed since its last decision are shown again."""
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,12 +18,13 @@ from .style import MAX_ROWS, plain, to_lines
 
 KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
 LOG_LINES = 8          # log lines a short screen shows (the last ones; `l` shows them all)
+LOG_ROWS = 12          # and the rows they may take
 HELP = "number: choose · v: whole view · l: log · u: undo · s: save · q: quit · ?: keys"
 
 
 def option_space(g: Any, d: dict, option: Any) -> str | None:
     """The board space an option names: by the hints' option_space function, else the
-    option itself when it is a space, else the last item of a list of spaces."""
+    option itself when it is a space, else the last space in a list (a route's end)."""
     name = g.terminal.get("option_space")
     if name:
         fn, (param,) = g.functions[name], g.env.functions[name]
@@ -30,11 +32,11 @@ def option_space(g: Any, d: dict, option: Any) -> str | None:
             option = fn(Ctx(d, g, {param: option}))
         except Exception:  # a failing hint marks nothing
             return None
-    if isinstance(option, list) and option:
-        option = option[-1]
-    if isinstance(option, str) and (option in g.adj or option in d.get("pos", {})):
-        return option
-    return None
+    def is_space(x: Any) -> bool:
+        return isinstance(x, str) and (x in g.adj or x in d.get("pos", {}))
+    if isinstance(option, list):
+        return next((x for x in reversed(option) if is_space(x)), None)
+    return option if is_space(option) else None
 
 
 def marks(g: Any, d: dict, seat: int | None) -> dict[str, str]:
@@ -95,15 +97,12 @@ def decision_part(g: Any, d: dict, seat: int | None, width: int) -> P.Part:
 
 
 def _columns(cells: list[Text], width: int) -> Any:
-    """Options one a line when few; in columns (filled down) when many and short."""
+    """Options one a line when few, long ones wrapped under their text; in columns
+    (filled down) when many and short."""
     longest = max((c.cell_len for c in cells), default=0)
     cols = max(1, min(6, width // (longest + 2))) if len(cells) > 10 else 1
     if cols == 1:
-        grid = Table.grid()
-        grid.add_column(overflow="fold")
-        for c in cells:
-            grid.add_row(Text("  ") + c)
-        return grid
+        return Text("\n").join(_hanging(c, width) for c in cells)
     rows = math.ceil(len(cells) / cols)
     grid = Table.grid(padding=(0, 2))
     for _ in range(cols):
@@ -111,6 +110,34 @@ def _columns(cells: list[Text], width: int) -> Any:
     for r in range(rows):
         grid.add_row(*[cells[k * rows + r] if k * rows + r < len(cells) else Text("") for k in range(cols)])
     return grid
+
+
+def _hanging(cell: Text, width: int) -> Text:
+    """An option as lines of at most `width`, the lines after the first indented under
+    its text (so the key stands out)."""
+    indent = 2 + cell.plain.index("] ") + 2 if "] " in cell.plain else 4
+    lines = textwrap.wrap(cell.plain, width - 2, subsequent_indent=" " * (indent - 2),
+                          break_long_words=True, break_on_hyphens=False) or [""]
+    out = Text("  ", no_wrap=True)
+    pos = 0
+    for i, line in enumerate(lines):
+        if i:
+            out.append("\n  ")
+        start = cell.plain.index(line.strip(), pos) if line.strip() else pos
+        piece = cell[start:start + len(line.strip())]
+        out.append(" " * (len(line) - len(line.lstrip())))
+        out.append_text(piece)
+        pos = start + len(line.strip())
+    return out
+
+
+def _first_lines(entry: str, keep: int = 2) -> str:
+    """A log entry of many lines (a card drawn out) shortened to its first lines: what it
+    draws is on the screen's own parts, and `l` shows it whole."""
+    lines = entry.split("\n")
+    if len(lines) <= keep + 1:
+        return entry
+    return "\n  ".join(lines[:keep]) + f" ... (+{len(lines) - keep} lines)"
 
 
 def view_parts(g: Any, d: dict, seat: int | None, full: bool = False) -> list[P.Part]:
@@ -182,11 +209,13 @@ class Screens:
         if not log:
             return P.Part("log", [])
         shown = log[-LOG_LINES:]
+        while len(shown) > 1 and sum(len(_first_lines(x).split("\n")) + len(x) // self.width for x in shown) > LOG_ROWS:
+            shown = shown[1:]
         items: list[Any] = []
         if len(log) > len(shown):
             k = len(log) - len(shown)
             items.append(Text(f"  ... {k} earlier line{'s' if k != 1 else ''}: l shows the log", style="dim"))
-        items += [Text(f"  {line}", style="italic") for line in shown]
+        items += [Text(f"  {_first_lines(line)}", style="italic") for line in shown]
         return P.Part("log", items)
 
     def _rows(self, parts: list[P.Part]) -> int:

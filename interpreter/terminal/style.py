@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 from typing import Any, Iterable
 
 from rich.console import Console
 from rich.text import Text
 
+TRAILING = re.compile(r"\s+((?:\x1b\[[0-9;]*m)*)$")   # blanks at a line's end (before colour resets)
 MAX_WIDTH = 100      # the screen's columns, whatever the terminal's width
 MAX_ROWS = 40        # the rows a screen aims to fit
 
@@ -36,7 +38,8 @@ def to_lines(items: Iterable[Any], width: int, colour: bool) -> list[str]:
     for item in items:
         con.print(item, overflow="fold", crop=False)
     text = buf.getvalue()
-    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+    lines = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+    return [TRAILING.sub(r"\1", line) for line in lines]
 
 
 def plain(items: Iterable[Any], width: int) -> list[str]:
