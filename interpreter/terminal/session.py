@@ -43,8 +43,8 @@ class Session:
     seed: int
     seats: list[str]
     save_path: Path | None = None
-    out: TextIO = sys.stdout
-    ask: Callable[[str], str] = input
+    out: TextIO | None = None                     # default: sys.stdout, looked up when the session starts
+    ask: Callable[[str], str] | None = None       # reads a line (default: input, looked up when called)
     state: GameState | None = None
     bots: list[Any] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
@@ -54,6 +54,10 @@ class Session:
     printed: int = 0
 
     def __post_init__(self) -> None:
+        if self.out is None:
+            self.out = sys.stdout
+        if self.ask is None:
+            self.ask = lambda prompt: input(prompt)
         self.colour = colour_wanted(self.out)
         self.width = screen_width()
         self.humans = [i for i, s in enumerate(self.seats) if s == "human"]
