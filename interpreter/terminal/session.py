@@ -117,7 +117,8 @@ class Session:
 
     def screen(self, p: int) -> Screens:
         if p not in self.screens:
-            self.screens[p] = Screens(self.g, p, self.width, self.colour)
+            # a row is kept for the "> " line, and one for the game's first line
+            self.screens[p] = Screens(self.g, p, self.width, self.colour, rows=MAX_ROWS - 2)
         return self.screens[p]
 
     def new_log(self, p: int) -> list[str]:
