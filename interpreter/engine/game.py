@@ -17,6 +17,7 @@ from ..lang.compiler import Program
 from . import state as st
 from .abilities import AbilityTable
 from .vm import check_waiting, decision_text, resume, run
+from ..words import span
 
 TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
 
@@ -136,7 +137,7 @@ class CompiledGame:
         seed = integral(seed, "seed")
         n = self.min_players if num_players is None else integral(num_players, "num_players")
         if not self.min_players <= n <= self.max_players:
-            raise ValueError(f"{self.id} takes {self.min_players}-{self.max_players} players, got {n}")
+            raise ValueError(f"{self.id} takes {span(self.min_players, self.max_players, 'player')}, got {n}")
         places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
         for obj, _kind, start in self.components:
             places[start].append(obj)
