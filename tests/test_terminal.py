@@ -282,3 +282,41 @@ def test_several_people_pass_the_terminal_and_see_their_own_seat():
         shown = re.findall(rf"hand of {s.g.player_name(other)}: (.*)", chunk)
         assert all(re.fullmatch(r"\d+ hidden", x) for x in shown), shown
         assert re.search(rf"hand of {s.g.player_name(seat)} \(you\): \w", chunk) or "hand of" not in chunk
+
+
+def test_whole_view_key_shows_every_part_a_page_at_a_time():
+    answers = iter(["1", "1", "1", "v"] + [""] * 6 + ["q"])
+    marks_at: list[int] = []
+    s = session("fantastic-trails", ["human", "first", "first", "first"], [])
+
+    def ask(prompt=""):
+        if prompt == "> " and not marks_at:
+            marks_at.append(len(s.out.getvalue()))
+        answer = next(answers)
+        if answer == "v":
+            marks_at.append(len(s.out.getvalue()))
+        return answer
+    s.ask = ask
+    play_until_quit(s)
+    out = s.out.getvalue()
+    short, whole = out[:marks_at[-1]], out[marks_at[-1]:]
+    assert "-- more" not in short
+    for p in range(4):
+        for card in s.state.d["places"][f"floor/{p}"]:
+            assert s.g.props[card]["name"] + " (Tasks:" in whole, card
+    assert whole.count("(Tasks:") > short.split("Player 1: ")[-2].count("(Tasks:")
+
+
+def test_ctrl_c_saves_where_asked(tmp_path, monkeypatch, capsys):
+    calls = {"n": 0}
+
+    def interrupted(prompt=""):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise KeyboardInterrupt
+        return "1"
+    monkeypatch.setattr("builtins.input", interrupted)
+    path = tmp_path / "s.json"
+    assert main(["play", "big-foot", "--seats", "human,random", "--seed", "2", "--save", str(path)]) == 130
+    assert len(json.loads(path.read_text())["record"]["actions"]) >= 2
+    assert "cairn resume" in capsys.readouterr().err

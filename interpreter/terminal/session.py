@@ -97,11 +97,10 @@ class Session:
         return self.state
 
     def flush_log(self) -> None:
-        """Bots only: the log as it happens (what every seat may see)."""
+        """Bots only: the whole log as it happens (nobody's secrets to keep)."""
         lines = self.state.d["log"]
-        for text, to in lines[self.printed:]:
-            if to is None:
-                self.say(f"  {text}")
+        for text, _to in lines[self.printed:]:
+            self.say(f"  {text}")
         self.printed = len(lines)
 
     def finish(self) -> None:
