@@ -320,3 +320,22 @@ def test_ctrl_c_saves_where_asked(tmp_path, monkeypatch, capsys):
     assert main(["play", "big-foot", "--seats", "human,random", "--seed", "2", "--save", str(path)]) == 130
     assert len(json.loads(path.read_text())["record"]["actions"]) >= 2
     assert "cairn resume" in capsys.readouterr().err
+
+
+def test_a_typo_in_the_hints_is_a_load_error_at_its_line(tmp_path):
+    import shutil
+    from interpreter.load.build import build
+    folder = tmp_path / "bf"
+    shutil.copytree(ROOT / "definitions" / "big-foot", folder)
+    text = (folder / "terminal.yaml").read_text()
+    (folder / "terminal.yaml").write_text(text.replace("function: why_blocked", "function: why_blockd")
+                                          .replace("hide: [first,", "hide: [firts,").replace("layout: spots", "layout: spot"))
+    g, diags = build(folder, [])
+    said = [str(d) for d in diags]
+    assert g is None
+    assert any("terminal.yaml" in d and "'spot' is not one of" in d for d in said), said
+    (folder / "terminal.yaml").write_text(text.replace("function: why_blocked", "function: why_blockd")
+                                          .replace("hide: [first,", "hide: [firts,"))
+    said = [str(d) for d in build(folder, [])[1]]
+    assert any("terminal.yaml" in d and "no function 'why_blockd'" in d and "why_blocked" in d for d in said), said
+    assert any("terminal.yaml" in d and "'firts'" in d for d in said), said
