@@ -23,6 +23,13 @@ class RandomAgent:
         actions = state.legal_actions()
         return actions[rng.below(self._d, len(actions))]
 
+    def get_state(self) -> dict:
+        """Returns the bot's RNG state (plain data), so undo and resume replay it exactly."""
+        return {"rng": self._d["rng"]}
+
+    def set_state(self, saved: dict) -> None:
+        self._d = {"rng": int(saved["rng"])}
+
 
 class FirstAgent:
     """Always takes the first option: a fixed, fast baseline for tests and benchmarks."""
@@ -34,6 +41,12 @@ class FirstAgent:
 
     def step(self, state: GameState) -> int:
         return state.legal_actions()[0]
+
+    def get_state(self) -> dict:
+        return {}
+
+    def set_state(self, saved: dict) -> None:
+        pass
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent}

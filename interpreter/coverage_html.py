@@ -6,6 +6,8 @@ import html
 from pathlib import Path
 from typing import Any
 
+from .words import plural
+
 
 def _link(where: str) -> str:
     file, _, line = where.rpartition(":")
@@ -40,7 +42,7 @@ tr.no td.mark {{ background: #c22; }} h1 small {{ color: #666; font-weight: norm
 </style></head><body>
 <h1>Coverage of {html.escape(doc['game'])} <small>{html.escape(' '.join(doc['variants']))}</small></h1>
 <p id="total">{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested ({t['percent']}%);
-random play: {doc['games']} games of {doc['players']} players.</p>
+random play: {plural(doc['games'], 'game')} of {plural(doc['players'], 'player')}.</p>
 <ul>{kinds}</ul>
 <table><thead><tr><th></th><th>clause</th><th>kind</th><th>summary</th><th>encoded by</th><th>tested by</th>
 <th>games</th><th>readings</th></tr></thead><tbody>

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from .engine.game import CompiledGame, GameState, python_version
 from .engine.vm import check_waiting
 from .engine.state import dumps
+from .words import plural
 
 RECORD_FORMAT = 1
 
@@ -67,7 +68,7 @@ def replay(game: CompiledGame, record: dict) -> tuple[bool, str]:
     state = game.new_initial_state(record["players"], record["seed"], log=False)
     for i, action in enumerate(record["actions"]):
         if state.is_terminal():
-            return False, f"the game ended after {i} of {len(record['actions'])} choices"
+            return False, f"the game ended after {i} of {plural(len(record['actions']), 'choice')}"
         if action not in state.legal_actions():
             return False, f"choice {i} ({action}) is not legal here: {len(state.legal_actions())} options"
         state.apply_action(action)
@@ -78,7 +79,7 @@ def replay(game: CompiledGame, record: dict) -> tuple[bool, str]:
         return False, "final state differs (same result, different position)"
     if not state.is_terminal():
         return False, "the record ends before the game does"
-    return True, f"replayed {len(record['actions'])} choices: same result, same final state"
+    return True, f"replayed {plural(len(record['actions']), 'choice')}: same result, same final state"
 
 
 def digest(records: list[dict]) -> str:

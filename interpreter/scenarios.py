@@ -23,6 +23,7 @@ from .lang.compiler import Compiler
 from .lang.runtime import Ctx
 from .load.build import load_game
 from .load.files import display_path, read_part
+from .words import plural
 
 
 @dataclass
@@ -85,7 +86,7 @@ def static_problems(path: Path, games: dict | None = None) -> list[Diagnostic]:
         objects = {o for o, _k, _s in g.components}
         for place, objs in given.get("places", {}).items():
             if place not in places:
-                out.append(loaded.diag(at + ("given", "places", place), f"no place '{place}' at {n} players", at_key=True))
+                out.append(loaded.diag(at + ("given", "places", place), f"no place '{place}' at {plural(n, 'player')}", at_key=True))
             for j, obj in enumerate(objs):
                 if obj not in objects:
                     out.append(loaded.diag(at + ("given", "places", place, j), f"no object '{obj}'"))

@@ -52,7 +52,7 @@ def test_one_json_switch_everywhere():
             assert "--json" not in opts
             continue
         assert "--format" not in opts, name
-        if name not in ("play", "replay"):
+        if name not in ("play", "resume", "replay"):
             assert "--json" in opts, name
 
 

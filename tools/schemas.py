@@ -234,6 +234,70 @@ def removal() -> dict:
                 "rule": {**R("rule"), "description": "the clause(s) the removal carries"}})
 
 
+COLOURS = ["default", "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "bright_black",
+           "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan",
+           "bright_white"]
+COLOUR = {"enum": COLOURS, "description": "a terminal colour (shown only where the terminal has colour)"}
+
+
+def terminal_schema() -> dict:
+    """Returns the shape of terminal.yaml: hints for the readable terminal (how the board is
+    laid out in text, colours, which variables and zones show and how), never rules."""
+    board = obj({
+        "layout": {"enum": ["spots", "hexes", "grid"],
+                   "description": "spots: each space's label placed by its `at` with the edges drawn as paths; "
+                                  "hexes: the assembled hex map, a glyph a cell; grid: cells of a fixed width by `at`"},
+        "scale": {"type": "array", "items": {"type": "number", "minimum": 0.5, "maximum": 8}, "minItems": 2,
+                  "maxItems": 2, "description": "spots: columns and rows per unit of `at` (default [2, 1])"},
+        "cell": {"type": "integer", "minimum": 1, "maximum": 12, "description": "grid: columns a cell (default 3)"},
+        "labels": {"type": "object", "propertyNames": ID, "additionalProperties": {"type": "string", "maxLength": 6},
+                   "description": "spots: the text drawn for a space (default its id)"},
+        "empty": {"type": "string", "maxLength": 6, "description": "grid: what an empty cell shows (default .)"},
+        "paths": {"type": "boolean", "description": "spots: draw the edges between spaces (default true)"},
+        "doc": {"type": "string"}}, ("layout",))
+    zone = obj({"name": {"type": "string", "maxLength": 40, "description": "how the screen calls the zone"},
+                "layout": {"enum": ["list", "cards", "count", "none"],
+                           "description": "list: names in a line; cards: each object's show text as a block, "
+                                          "side by side; count: only how many; none: not shown"},
+                "width": {"type": "integer", "minimum": 12, "maximum": 100, "description": "cards: a block's width"},
+                "show": {**NAME, "description": "cards: a function of one object giving its block's text "
+                                                "(default: the zone's own show function)"},
+                "others": {"enum": ["full", "names", "count"],
+                           "description": "how another seat's copy of a per-player zone shows on the short screen "
+                                          "(the whole view shows it in full)"}})
+    hints = obj({
+        "doc": {"type": "string"},
+        "board": board,
+        "glyphs": {"type": "object", "propertyNames": ID, "additionalProperties": {"type": "string", "maxLength": 2},
+                   "description": "a piece's mark on a drawn board, by object id or kind (a glyph attribute or prop wins)"},
+        "colours": obj({"players": {"type": "array", "items": COLOUR, "maxItems": 12, "description": "one per seat"},
+                        "kinds": {"type": "object", "propertyNames": {"type": "string", "maxLength": 80},
+                                  "additionalProperties": COLOUR,
+                                  "description": "spaces and pieces by kind (hex cells also by glyph)"}}),
+        "hide": {"type": "array", "items": NAME, "maxItems": 200,
+                 "description": "game and player variables never shown (besides vars.internal)"},
+        "names": {"type": "object", "propertyNames": NAME, "additionalProperties": {"type": "string", "maxLength": 40},
+                  "description": "how a variable is called on screen"},
+        "zones": {"type": "object", "propertyNames": ID, "additionalProperties": zone},
+        "tables": {"type": "array", "maxItems": 20, "items": obj({
+            "name": {"type": "string", "maxLength": 40},
+            "rows": {"type": "array", "items": ID, "minItems": 1, "maxItems": 30,
+                     "description": "zones, one row each (a per-player zone: a row per seat)"}}, ("name", "rows")),
+            "description": "tables of card rows: each zone's objects side by side, one zone a row"},
+        "why_not": {"type": "array", "maxItems": 50, "items": obj({
+            "prompt": {"type": "string", "maxLength": 200,
+                       "description": "the decision it explains: a part of its prompt"},
+            "function": {**NAME, "description": "a function of (player, options) giving the texts that say why "
+                                                "an expected option is missing (empty: nothing to say); it must "
+                                                "read only what that player may know"}}, ("prompt", "function")),
+            "description": "reasons given under a decision when an option one might expect is not offered"},
+        "option_space": {**NAME, "description": "a function of one option giving the board space it names "
+                                               "(default: the option if it is a space, the last of a list)"},
+    })
+    return {"title": "Hints for the readable terminal (terminal.yaml): layout, colours, what shows",
+            **obj({"terminal": hints}, ("terminal",))}
+
+
 SCHEMAS: dict[str, dict] = {
     "defs": {"title": "Shared definitions of the Cairn definition format", "$defs": DEFS},
     "game": {"title": "A game's identity, parameters, variables, turn structure, procedures and scoring (game.yaml)",
@@ -352,7 +416,7 @@ def documents() -> dict[str, dict]:
     """Returns {file name: schema document} for every schema file: the shared definitions
     (for reading) and each file kind's schema with them written in."""
     out = {}
-    for kind, body in {**SCHEMAS, "scenario": scenario_schema()}.items():
+    for kind, body in {**SCHEMAS, "scenario": scenario_schema(), "terminal": terminal_schema()}.items():
         if kind != "defs":
             used: set[str] = set()
             body = bundled(body, used)

@@ -11,15 +11,13 @@ from typing import Callable, Iterator, Sequence
 from ..engine.game import CompiledGame
 from ..load.build import load_game
 from ..load.files import definitions_root, game_ids, resolve_game
+from ..words import plural, span  # noqa: F401 - plural is used by the commands
 
 
 class UsageError(Exception):
     """A bad command line (exit status 2)."""
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """Returns "1 player", "2 players"."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def game_folder(target: str) -> Path:
@@ -41,7 +39,7 @@ def load(target: str, variants: Sequence[str]) -> CompiledGame:
 
 def check_players(g: CompiledGame, n: int) -> None:
     if not g.min_players <= n <= g.max_players:
-        raise UsageError(f"{g.id} takes {g.min_players}-{g.max_players} players, got {n}")
+        raise UsageError(f"{g.id} takes {span(g.min_players, g.max_players, 'player')}, got {n}")
 
 
 def colour_ok(stream=sys.stderr) -> bool:

@@ -12,6 +12,7 @@ from ..diagnostics import DefinitionError, Diagnostic
 from ..load.build import build, list_variants, load_game
 from ..load.files import display_path, game_ids, read_part
 from .common import UsageError, check_players, game_folder, load, plural
+from ..words import span
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     for r in rows:
-        players = f"{r['players'][0]}-{r['players'][1]} players" if "players" in r else r["error"]
+        players = span(r["players"][0], r["players"][1], "player") if "players" in r else r["error"]
         print(f"{r['id']:20} {r.get('name', ''):20} {players}")
         for vid, name in r["variants"].items():
             print(f"    --variant {vid:16} {name}")

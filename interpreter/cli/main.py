@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, simulate, replay.
+"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, resume, simulate, replay.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -16,7 +16,7 @@ from ..diagnostics import DefinitionError
 from .common import UsageError
 from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_rules, cmd_scenarios,
                            cmd_validate, validate_targets)
-from .play_cmds import cmd_play, cmd_replay, cmd_simulate
+from .play_cmds import cmd_play, cmd_replay, cmd_resume, cmd_simulate
 
 __all__ = ["main", "parser", "UsageError", "validate_targets"]
 
@@ -125,6 +125,13 @@ def parser() -> argparse.ArgumentParser:
     _variant(p)
     p.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: a random one, printed)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here, e.g. --record game.json")
+    p.add_argument("--save", metavar="FILE", help="keep the game saved here at every decision of yours (and on q or "
+                   "Ctrl-C); cairn resume FILE continues it, e.g. --save game.save.json")
+
+    p = _sub(sub, "resume", "continue a game saved by cairn play --save (same game, same seats)",
+             ["cairn resume game.save.json", "cairn resume game.save.json --record game.json"], cmd_resume)
+    p.add_argument("file", metavar="FILE", help="the save file (it is kept up to date as you play on)")
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here at the end")
 
     p = _sub(sub, "simulate", "many bot games: statistics and a digest that only depends on the seed",
              ["cairn simulate my-game --games 50", "cairn simulate my-game --players 4 --games 200 --workers 2 --json"],

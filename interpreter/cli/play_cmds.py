@@ -1,5 +1,5 @@
-"""The commands that play: play (people and bots in the terminal), simulate (many bot
-games) and replay (re-run records and check them)."""
+"""The commands that play: play and resume (people and bots in the terminal), simulate
+(many bot games) and replay (re-run records and check them)."""
 from __future__ import annotations
 
 import argparse
@@ -9,9 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-from ..agents import AGENTS, make_agents
+from ..agents import AGENTS
 from ..batch import simulate
-from ..engine.game import GameState
+from ..terminal.session import Quit, Session, load_save
 from ..records import digest, make_record, replay
 from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
 
@@ -26,15 +26,15 @@ def _seats(spec: str | None, n: int | None, default: str) -> list[str]:
     return names
 
 
-def _record_path(path: str | None) -> Path | None:
+def _record_path(path: str | None, option: str = "--record") -> Path | None:
     """Checks before the game that the record can be written where asked."""
     if path is None:
         return None
     p = Path(path)
     if not p.parent.is_dir():
-        raise UsageError(f"--record {path}: no folder {p.parent}")
+        raise UsageError(f"{option} {path}: no folder {p.parent}")
     if p.is_dir():
-        raise UsageError(f"--record {path} is a folder")
+        raise UsageError(f"{option} {path} is a folder")
     return p
 
 
@@ -46,68 +46,51 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not seats:
         seats = ["human"] + ["random"] * (n - 1)
     record = _record_path(args.record)
+    save = _record_path(args.save, "--save")
     seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
-    bots = make_agents([s if s != "human" else "random" for s in seats], n, seed)
-    state = g.new_initial_state(n, seed)
-    humans = [i for i, s in enumerate(seats) if s == "human"]
-    viewer = humans[0] if len(humans) == 1 else None
-    printed = 0
     print(f"{g.name}: {plural(n, 'player')} ({', '.join(f'{g.player_name(i)}={s}' for i, s in enumerate(seats))}), "
           f"seed {seed}" + (f", variants {', '.join(g.variants)}" if g.variants else ""))
+    return _run(Session(g, n, seed, seats, save_path=save), record)
 
-    def flush_log() -> None:
-        nonlocal printed
-        lines = state.d["log"]
-        for text, to in lines[printed:]:
-            if to is None or to == viewer or viewer is None and not humans:
-                print(f"  {text}")
-        printed = len(lines)
 
-    try:
-        while not state.is_terminal():
-            flush_log()
-            p = state.current_player()
-            state.apply_action(_ask_human(state, p) if seats[p] == "human" else bots[p].step(state))
-    except KeyboardInterrupt:
+def cmd_resume(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"cannot resume {args.file}: no such file")
+    session = load_save(path, load, save_path=path)
+    g = session.g
+    print(f"{g.name}: resumed from {path} after {plural(len(session.state.d['actions']), 'choice')} "
+          f"({', '.join(f'{g.player_name(i)}={s}' for i, s in enumerate(session.seats))}), seed {session.seed}")
+    return _run(session, _record_path(args.record))
+
+
+def _run(session: Session, record: Path | None) -> int:
+    """Plays a session to its end; on q, Ctrl-C or the end of input the game is saved
+    first (to --save, else to --record's file as a record)."""
+    def keep() -> None:
+        if session.save_path is not None:
+            print(f"the game is saved in {session.save()}; cairn resume {session.save_path} continues it",
+                  file=sys.stderr)
         if record:
-            record.write_text(json.dumps(make_record(state, seats), indent=1), "utf-8")
-            print(f"\nstopped; the game so far is in {record}", file=sys.stderr)
+            record.write_text(json.dumps(make_record(session.state, session.seats), indent=1), "utf-8")
+            print(f"the game so far is in {record}", file=sys.stderr)
+    try:
+        state = session.run()
+    except Quit as stop:
+        keep()
+        if str(stop).startswith("input ended"):
+            raise UsageError(str(stop)) from None
+        return 0
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        keep()
         raise
-    flush_log()
-    r = state.d["result"]
-    print(f"Result ({r['reason']}): " + ", ".join(f"{g.player_name(p)} {r['scores'][p]}" for p in range(n)))
-    print("Winner(s): " + (", ".join(g.player_name(p) for p in r["winners"]) or "none"))
     if record:
-        record.write_text(json.dumps(make_record(state, seats), indent=1), "utf-8")
+        record.write_text(json.dumps(make_record(state, session.seats), indent=1), "utf-8")
         print(f"record written to {record}", file=sys.stderr)
+    if session.save_path is not None:
+        session.save()
     return 0
-
-
-def _show(state: GameState, p: int) -> None:
-    dec = state.decision()
-    print(state.observation_string(p))
-    print(f"\n{state.game.player_name(p)}: {dec['prompt']}")
-    for i, label in enumerate(dec["labels"]):
-        print(f"  [{i + 1}] {label}")
-
-
-def _ask_human(state: GameState, p: int) -> int:
-    print()
-    _show(state, p)
-    n = len(state.decision()["labels"])
-    while True:
-        try:
-            raw = input("> ").strip()
-        except EOFError:
-            raise UsageError("input ended before the game did") from None
-        if raw.isdigit() and 1 <= int(raw) <= n:
-            return int(raw) - 1
-        if raw == "?":
-            _show(state, p)
-            continue
-        if raw in ("q", "quit"):
-            raise KeyboardInterrupt
-        print(f"type a number from 1 to {n} (? shows the game again, q quits)")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from ..lang.compiler import CHOOSE
 from .invariants import conservation_problems
 from .state import STATE_FORMAT
 from .values import unsaveable
+from ..words import plural, span
 
 _OPTIONAL = {"log_on": bool, "forced_rolls": list, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,
              "frozen": int}
@@ -40,7 +41,7 @@ def state_problem(g: Any, d: Any) -> str | None:
             return f"'{key}' has the wrong type ({type(d[key]).__name__})"
     n = d["n"]
     if not g.min_players <= n <= g.max_players:
-        return f"{n} players; the game takes {g.min_players}-{g.max_players}"
+        return f"{plural(n, 'player')}; the game takes {span(g.min_players, g.max_players, 'player')}"
     bad = unsaveable(list(d.values()), {}, depth=4)   # a fresh memory: the state's parts change
     if bad:
         return f"the state holds {bad}"

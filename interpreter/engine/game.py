@@ -17,6 +17,7 @@ from ..lang.compiler import Program
 from . import state as st
 from .abilities import AbilityTable
 from .vm import check_waiting, decision_text, resume, run
+from ..words import span
 
 TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
 
@@ -79,6 +80,7 @@ class CompiledGame:
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
+    terminal: dict = field(default_factory=dict)              # terminal.yaml's hints (interpreter/terminal/)
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """Returns object ids of one kind (all objects for None), in definition order."""
@@ -135,7 +137,7 @@ class CompiledGame:
         seed = integral(seed, "seed")
         n = self.min_players if num_players is None else integral(num_players, "num_players")
         if not self.min_players <= n <= self.max_players:
-            raise ValueError(f"{self.id} takes {self.min_players}-{self.max_players} players, got {n}")
+            raise ValueError(f"{self.id} takes {span(self.min_players, self.max_players, 'player')}, got {n}")
         places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
         for obj, _kind, start in self.components:
             places[start].append(obj)

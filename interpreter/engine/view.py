@@ -114,32 +114,15 @@ def render(g: Any, d: dict, player: int | None, *, skip_empty: bool = True) -> s
 
 
 def hex_map(c: Ctx) -> list[str]:
-    """Returns the assembled hex map drawn as text: one line per row r, a cell every two
-    characters, each row shifted half a cell; a cell shows the glyph of the topmost object
-    on it that has one, else its own glyph (props `glyph`, one character)."""
+    """Returns the assembled hex map drawn as text (the terminal's hex layout, without
+    colour): one line per row r, a cell every two characters, each row shifted half a
+    cell; a cell shows the glyph of the topmost object on it that has one, else its own."""
     pos = c.s["pos"]
     if not pos:
         return []
-    cells: dict[tuple[int, int], str] = {}
-    for cell, (q, r) in pos.items():
-        glyph = None
-        for obj in reversed(c.s["places"].get(cell, [])):
-            glyph = c.s["attrs"].get(obj, {}).get("glyph") or c.g.props[obj].get("glyph")
-            if glyph:
-                break
-        if not glyph:
-            glyph = c.g.props[cell].get("glyph") or c.g.props[cell].get("kind", "?")[:1]
-        cells[(2 * q + r, r)] = str(glyph)[:1]
-    lo = min(x for x, _ in cells)
-    width = max(x for x, _ in cells) - lo + 1
-    out = ["map:" + (f"  ({c.g.legend})" if c.g.legend else "")]
-    for r in sorted({r for _, r in cells}):
-        line = [" "] * width
-        for (x, rr), glyph in cells.items():
-            if rr == r:
-                line[x - lo] = glyph
-        out.append("  " + "".join(line).rstrip())
-    return out
+    from ..terminal.board import Look, hexes
+    look = Look(c.g, {"places": c.s["places"], "attrs": c.s["attrs"]})
+    return ["map:" + (f"  ({c.g.legend})" if c.g.legend else "")] + [t.plain for t in hexes(look, pos)]
 
 
 def _grouped(c: Ctx, objs: list[str]) -> str:

@@ -19,7 +19,7 @@ from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
-from . import abilities, citations, objects, structure
+from . import abilities, citations, objects, structure, terminal
 from .context import Compiling
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variant
@@ -115,6 +115,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
         functions = {k: _traced(k, f) for k, f in functions.items()}
     scoring = _scoring(cx)
     _check_vars(cx)
+    terminal.check_hints(cx, functions)
     if cx.diags:
         return None, cx.diags
     meta = spec.meta
@@ -147,6 +148,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
               "variants": {k: v[0].data["variant"]["name"] for k, v in spec.variants.items()}},
     )
     game.kind_index = world.kind_index
+    game.terminal = spec.terminal[0] if spec.terminal else {}
     game.env = cx.comp.env
     return game, []
 

@@ -108,6 +108,7 @@ class Spec:
     variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
     changed_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, key) -> overlay id
     removal_rules: list[tuple[Any, Src]] = field(default_factory=list)   # clauses overlays' removals carry
+    terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
 
     def nodes(self):
         """Yields every node of the turn structure, depth first."""
@@ -227,6 +228,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
                         add_section(spec, kind, group["entries"], loaded, ("groups", g, "entries"), diags, "add")
                 else:
                     add_section(spec, key, value, loaded, (key,), diags, "add")
+    _read_terminal(spec, folder, diags)
     vdir = folder / "variants"
     if vdir.is_dir():
         for path in sorted(vdir.glob("*.yaml")):
@@ -239,3 +241,15 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
                 diags.append(loaded.diag(("variant", "id"), f"variant id '{vid}' is used twice"))
             spec.variants[vid] = (loaded, path)
     return spec, diags
+
+
+def _read_terminal(spec: Spec, folder: Path, diags: list[Diagnostic]) -> None:
+    """Reads terminal.yaml, the terminal's hints: looks only, so not part of the rules'
+    content hash (a record stays valid when the hints change)."""
+    path = folder / "terminal.yaml"
+    if not path.is_file():
+        return
+    loaded, problems = read_part(path, display_path(path), "terminal")
+    diags.extend(problems)
+    if loaded is not None:
+        spec.terminal = (loaded.data["terminal"], Src(loaded, ("terminal",)))

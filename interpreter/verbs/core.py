@@ -30,6 +30,14 @@ def text(c: Ctx, value: Any) -> str:
     return text_of(c, value)
 
 
+@register("plural", P("n", "int"), P("word", "str"), P("words", "any", None), pure=True)
+def plural(c: Ctx, n: int, word: str, words: Any) -> str:
+    """Returns a count with its noun in the right number: plural(1, "spot") is "1 spot",
+    plural(3, "spot") "3 spots"; `words` gives an irregular plural (plural(2, "die", "dice"))."""
+    many = words if type(words) is str else word + "s"
+    return f"{n} {word if n == 1 else many}"
+
+
 @register("join", P("items", "list"), P("sep", "str", ", "), pure=True)
 def join(c: Ctx, items: list, sep: str) -> str:
     """Returns the items as text, separated by `sep` (objects read as their names)."""

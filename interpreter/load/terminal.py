@@ -1,0 +1,51 @@
+"""Checks terminal.yaml's hints against the game they describe: every function, zone,
+space and variable they name must exist, so a typo is a problem at load, not a blank
+screen in play."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import suggest
+from .context import Compiling
+
+
+def check_hints(cx: Compiling, functions: dict[str, Any]) -> None:
+    """Adds a diagnostic for each name in the hints that the game does not define."""
+    spec = cx.spec
+    if spec.terminal is None:
+        return
+    hints, src = spec.terminal
+    params = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["functions"].items()}
+
+    def need_function(name: str, arity: int, where: tuple) -> None:
+        if name not in functions:
+            cx.diags.append(src.diag(f"no function '{name}'" + suggest(name, functions), where))
+        elif name in params and len(params[name]) != arity:
+            cx.diags.append(src.diag(f"function '{name}' takes {len(params[name])} parameter(s); "
+                                     f"the terminal calls it with {arity}", where))
+
+    for i, w in enumerate(hints.get("why_not", ())):
+        need_function(w["function"], 2, ("why_not", i, "function"))
+    if "option_space" in hints:
+        need_function(hints["option_space"], 1, ("option_space",))
+    zones = spec.sections["zones"]
+    for z, zh in hints.get("zones", {}).items():
+        if z not in zones:
+            cx.diags.append(src.diag(f"no zone '{z}'" + suggest(z, zones), ("zones", z), at_key=True))
+        if "show" in zh:
+            need_function(zh["show"], 1, ("zones", z, "show"))
+    for t, table in enumerate(hints.get("tables", ())):
+        for r, z in enumerate(table["rows"]):
+            if z not in zones:
+                cx.diags.append(src.diag(f"no zone '{z}'" + suggest(z, zones), ("tables", t, "rows", r)))
+    spaces = spec.sections["spaces"]
+    for s in hints.get("board", {}).get("labels", {}):
+        if s not in spaces:
+            cx.diags.append(src.diag(f"no space '{s}'" + suggest(s, spaces), ("board", "labels", s), at_key=True))
+    variables = list(spec.game_vars) + list(spec.player_vars)
+    for key in ("hide", "names"):
+        for i, name in enumerate(hints.get(key, ())):
+            if name not in variables:
+                where = (key, i) if key == "hide" else (key, name)
+                cx.diags.append(src.diag(f"terminal {key} names '{name}', which is not a variable"
+                                         + suggest(name, variables), where, at_key=key == "names"))

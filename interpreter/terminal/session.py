@@ -1,0 +1,255 @@
+"""Playing in the terminal: people and bots in their seats, a screen per decision, undo
+against bots, save and resume, and a pass-the-terminal screen between people.
+
+Undo replays the game's choices from its seed, minus the person's last decision and the
+bots' decisions after it, with the bots' random states as they were then: the same game,
+never a hand-made inverse. A save is the game record plus the seats and those bot states.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from ..agents import make_agents
+from ..engine.game import CompiledGame, GameState
+from ..records import make_record
+from .screen import HELP, Screens
+from .style import MAX_ROWS, colour_wanted, screen_width
+
+SAVE_FORMAT = 1
+CLEAR = "\033[2J\033[H"
+
+
+class Quit(Exception):
+    """The person asked to stop (q, or Ctrl-C): the game is saved where asked."""
+
+
+@dataclass
+class Checkpoint:
+    """A person's decision: how many choices were made before it, and the bots' states."""
+
+    at: int
+    seat: int
+    bots: list[dict]
+
+
+@dataclass
+class Session:
+    g: CompiledGame
+    n: int
+    seed: int
+    seats: list[str]
+    save_path: Path | None = None
+    out: TextIO | None = None                     # default: sys.stdout, looked up when the session starts
+    ask: Callable[[str], str] | None = None       # reads a line (default: input, looked up when called)
+    state: GameState | None = None
+    bots: list[Any] = field(default_factory=list)
+    checkpoints: list[Checkpoint] = field(default_factory=list)
+    screens: dict[int, Screens] = field(default_factory=dict)
+    log_at: dict[int, int] = field(default_factory=dict)
+    last_human: int | None = None
+    printed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.out is None:
+            self.out = sys.stdout
+        if self.ask is None:
+            self.ask = lambda prompt: input(prompt)
+        self.colour = colour_wanted(self.out)
+        self.width = screen_width()
+        self.humans = [i for i, s in enumerate(self.seats) if s == "human"]
+        if not self.bots:
+            self.bots = make_agents([s if s != "human" else "random" for s in self.seats], self.n, self.seed)
+        if self.state is None:
+            self.state = self.g.new_initial_state(self.n, self.seed)
+
+    # -- output ------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def lines(self, lines: list[str]) -> None:
+        self.out.write("".join(line + "\n" for line in lines))
+        self.out.flush()
+
+    def paged(self, lines: list[str]) -> None:
+        """Shows long text a screenful at a time."""
+        page = MAX_ROWS - 1
+        for i in range(0, len(lines), page):
+            self.lines(lines[i:i + page])
+            if i + page < len(lines) and self.ask("-- more: Enter (q stops) -- ").strip() == "q":
+                break
+
+    # -- the game loop -------------------------------------------------------------------
+    def run(self) -> GameState:
+        """Plays to the end (raises Quit when the person stops)."""
+        while not self.state.is_terminal():
+            p = self.state.current_player()
+            if self.seats[p] == "human":
+                self.human(p)
+            else:
+                if not self.humans:
+                    self.flush_log()
+                self.state.apply_action(self.bots[p].step(self.state))
+        self.finish()
+        return self.state
+
+    def flush_log(self) -> None:
+        """Bots only: the whole log as it happens (nobody's secrets to keep)."""
+        lines = self.state.d["log"]
+        for text, _to in lines[self.printed:]:
+            self.say(f"  {text}")
+        self.printed = len(lines)
+
+    def finish(self) -> None:
+        g, d = self.g, self.state.d
+        if self.humans:
+            for p in self.humans[:1] if len(self.humans) == 1 else []:
+                self.lines(self.screen(p).screen(d, self.new_log(p)))
+        else:
+            self.flush_log()
+        r = d["result"]
+        self.say(f"Result ({r['reason']}): " + ", ".join(f"{g.player_name(p)} {r['scores'][p]}" for p in range(self.n)))
+        self.say("Winner(s): " + (", ".join(g.player_name(p) for p in r["winners"]) or "none"))
+
+    def screen(self, p: int) -> Screens:
+        if p not in self.screens:
+            # a row is kept for the "> " line, and one for the game's first line
+            self.screens[p] = Screens(self.g, p, self.width, self.colour, rows=MAX_ROWS - 2)
+        return self.screens[p]
+
+    def new_log(self, p: int) -> list[str]:
+        log = self.state.d["log"]
+        start = self.log_at.get(p, 0)
+        self.log_at[p] = len(log)
+        return [text for text, to in log[start:] if to is None or to == p]
+
+    def human(self, p: int) -> None:
+        """One decision of a person: the screen, then keys until a choice is made."""
+        if len(self.humans) > 1 and p != self.last_human:
+            self.pass_to(p)
+        self.last_human = p
+        self.checkpoints.append(Checkpoint(len(self.state.d["actions"]), p, [b.get_state() for b in self.bots]))
+        self.lines(self.screen(p).screen(self.state.d, self.new_log(p)))
+        self.autosave()
+        n = len(self.state.d["pending"]["options"])
+        while True:
+            try:
+                raw = self.ask("> ").strip().lower()
+            except EOFError:
+                raise Quit("input ended before the game did") from None
+            if raw.isdigit() and 1 <= int(raw) <= n:
+                self.state.apply_action(int(raw) - 1)
+                return
+            if self.key(raw, p):
+                return
+
+    def key(self, raw: str, p: int) -> bool:
+        """Handles a key other than a choice; returns True when the decision is to be asked
+        again from the start (after an undo)."""
+        if raw == "v":
+            self.paged(self.screen(p).whole(self.state.d))
+        elif raw == "l":
+            self.paged([f"  {t}" for t, to in self.state.d["log"] if to is None or to == p] or ["(the log is empty)"])
+        elif raw == "u":
+            return self.undo(p)
+        elif raw == "s":
+            self.say(f"saved to {self.save()}")
+        elif raw in ("q", "quit"):
+            raise Quit("stopped")
+        elif raw in ("?", "h", "help"):
+            self.say(HELP)
+        else:
+            n = len(self.state.d["pending"]["options"])
+            self.say(f"type a number from 1 to {n} ({HELP.split(' · ', 1)[1]})")
+        return False
+
+    def pass_to(self, p: int) -> None:
+        """Hides the screen between two people at one terminal."""
+        if self.out.isatty():
+            self.out.write(CLEAR)
+        else:
+            self.say("\n" * 3 + "-" * 40)
+        self.say(f"Pass the terminal to {self.g.player_name(p)} (seat {p + 1}) and press Enter.")
+        try:
+            self.ask("")
+        except EOFError:
+            raise Quit("input ended before the game did") from None
+        if self.out.isatty():
+            self.out.write(CLEAR)
+
+    # -- undo, save, resume ----------------------------------------------------------------
+    def undo(self, p: int) -> bool:
+        """Goes back to this person's previous decision (only when the others are bots)."""
+        if len(self.humans) > 1:
+            self.say("undo works only when the other seats are bots")
+            return False
+        if len(self.checkpoints) < 2:
+            self.say("nothing to undo yet")
+            return False
+        self.checkpoints.pop()
+        back = self.checkpoints.pop()
+        self.state = replay(self.g, self.n, self.seed, self.state.d["actions"][:back.at])
+        for bot, saved in zip(self.bots, back.bots):
+            bot.set_state(saved)
+        self.screens.pop(p, None)
+        self.log_at[p] = len(self.state.d["log"])
+        self.say(f"undone: back to your decision before choice {back.at + 1}")
+        return True
+
+    def save(self) -> Path:
+        path = self.save_path or Path(f"{self.g.id}-{self.seed}.save.json")
+        data = {"cairn_save": SAVE_FORMAT, "record": make_record(self.state, self.seats), "seats": self.seats,
+                "bots": [b.get_state() for b in self.bots],
+                "checkpoints": [[c.at, c.seat, c.bots] for c in self.checkpoints]}
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(data), "utf-8")
+        tmp.replace(path)
+        return path
+
+    def autosave(self) -> None:
+        if self.save_path is not None:
+            self.save()
+
+
+def replay(g: CompiledGame, n: int, seed: int, actions: list[int]) -> GameState:
+    """The game from its seed with these choices made (the log kept, for the screens)."""
+    state = g.new_initial_state(n, seed)
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+def load_save(path: Path, load: Callable[[str, list[str]], CompiledGame], **kw: Any) -> Session:
+    """Returns the session a save file holds, replayed to where it was saved. Raises
+    ValueError with one line when the file is not a sound save of these definitions."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise ValueError(f"cannot read save {path}: {err}") from None
+    if not isinstance(data, dict) or data.get("cairn_save") != SAVE_FORMAT or not isinstance(data.get("record"), dict):
+        raise ValueError(f"{path} is not a Cairn save (cairn play --save FILE writes one)")
+    rec = data["record"]
+    try:
+        g = load(rec.get("definitions_path") or rec["game"], list(rec.get("variants", [])))
+        n, seed, actions, seats = int(rec["players"]), int(rec["seed"]), list(rec["actions"]), list(data["seats"])
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"{path}: a part of the save is missing or broken ({err})") from None
+    if rec.get("definitions_sha256") not in (None, g.content_hash):
+        raise ValueError(f"{path} was saved with other definitions of {g.id}: it cannot continue with these")
+    if len(seats) != n:
+        raise ValueError(f"{path}: {len(seats)} seats for {n} players")
+    state = g.new_initial_state(n, seed)
+    for i, a in enumerate(actions):
+        if state.is_terminal() or not isinstance(a, int) or a not in state.legal_actions():
+            raise ValueError(f"{path}: choice {i + 1} does not replay")
+        state.apply_action(a)
+    s = Session(g, n, seed, seats, state=state, **kw)
+    for bot, saved in zip(s.bots, data.get("bots", [])):
+        bot.set_state(saved)
+    s.checkpoints = [Checkpoint(at, seat, bots) for at, seat, bots in data.get("checkpoints", [])]
+    if s.checkpoints and s.checkpoints[-1].at == len(actions):
+        s.checkpoints.pop()      # the decision it was saved at is asked again
+    return s
