@@ -80,15 +80,8 @@ def test_plurals(capsys):
     assert rc == 0 and out.startswith("StoneFire: 1 player (")
 
 
-def test_ctrl_c_keeps_the_record_so_far(capsys, tmp_path, monkeypatch):
-    calls = {"n": 0}
-
-    def interrupted(prompt=""):
-        calls["n"] += 1
-        if calls["n"] > 3:
-            raise KeyboardInterrupt
-        return "1"
-    monkeypatch.setattr("builtins.input", interrupted)
+def test_ctrl_c_keeps_the_record_so_far(capsys, tmp_path, ctrl_c_after):
+    ctrl_c_after(3)
     path = tmp_path / "r.json"
     rc, _, err = run(capsys, "play", "big-foot", "--seats", "human,random", "--seed", "2", "--record", str(path))
     assert rc == 130

@@ -307,15 +307,8 @@ def test_whole_view_key_shows_every_part_a_page_at_a_time():
     assert whole.count("(Tasks:") > short.split("Player 1: ")[-2].count("(Tasks:")
 
 
-def test_ctrl_c_saves_where_asked(tmp_path, monkeypatch, capsys):
-    calls = {"n": 0}
-
-    def interrupted(prompt=""):
-        calls["n"] += 1
-        if calls["n"] > 2:
-            raise KeyboardInterrupt
-        return "1"
-    monkeypatch.setattr("builtins.input", interrupted)
+def test_ctrl_c_saves_where_asked(tmp_path, ctrl_c_after, capsys):
+    ctrl_c_after(2)
     path = tmp_path / "s.json"
     assert main(["play", "big-foot", "--seats", "human,random", "--seed", "2", "--save", str(path)]) == 130
     assert len(json.loads(path.read_text())["record"]["actions"]) >= 2
