@@ -30,6 +30,7 @@ def launch(p: Any) -> Any:
 def start_game(page: Any, url: str, game: str, players: int = 2, seat: int = 0, seed: int = 1,
                variants: tuple[str, ...] = ()) -> None:
     """Fills in the set-up form and starts the game; returns when its first view is shown."""
+    page.bring_to_front()      # a page behind another gets no animation frames: clicks would wait
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#game", game)
@@ -55,7 +56,7 @@ def click_option(page: Any, index: int = 0) -> None:
     """Clicks an option of the person's decision (its button) and waits for the new view."""
     before = at(page)
     page.locator("#options button.option").nth(index).click()
-    page.wait_for_function(f"+document.querySelector('#play').dataset.at > {before}")
+    page.wait_for_function(f"+document.querySelector('#play').dataset.at > {before}", polling=20)
 
 
 def play_to_end(page: Any, limit: int = 2000) -> int:

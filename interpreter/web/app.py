@@ -160,8 +160,7 @@ async def replay_view(request: Request, server: Server) -> dict:
     if who is not None and not 0 <= who < rep.record["players"]:
         raise WebError(f"expected a seat from 0 to {rep.record['players'] - 1} or spectator, got {seat!r}")
     state = rep.state_at(step)
-    view = seat_view(rep.g, state.d, who)
-    view.update(rep.summary(request.path_params["token"]), step=step)
+    view = {**rep.summary(request.path_params["token"]), **seat_view(rep.g, state.d, who), "step": step}
     # The choice made next, to the seat that made it (to others it could tell a secret).
     if step < rep.steps and view["decision"] and view["decision"]["mine"]:
         view["decision"]["chosen"] = rep.record["actions"][step]

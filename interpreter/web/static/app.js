@@ -140,9 +140,23 @@ function markOptions(pic, view, clickable) {
   }
 }
 
-function drawLog(list, lines, seen) {
+function logLine(t, fresh) {
   // a line of many lines is a drawing (a card, a sheet): kept in a fixed-width font
-  list.replaceChildren(...lines.map((t, i) => el("li", {class: (i >= seen ? "new" : "") + (t.includes("\n") ? " drawn" : "")}, t)));
+  return el("li", {class: (fresh ? "new" : "") + (t.includes("\n") ? " drawn" : "")}, t);
+}
+
+function drawLog(list, lines, seen) {
+  // the lines already there stay when the log only grew (a long log is not drawn again
+  // at every choice); after an undo or on another page it is drawn whole
+  const shown = list.children.length;
+  const grew = shown > 0 && shown <= lines.length && list.firstElementChild.textContent === lines[0] &&
+    list.lastElementChild.textContent === lines[shown - 1];
+  if (grew) {
+    for (const li of list.querySelectorAll("li.new")) li.classList.remove("new");
+    list.append(...lines.slice(shown).map((t, i) => logLine(t, shown + i >= seen)));
+  } else {
+    list.replaceChildren(...lines.map((t, i) => logLine(t, i >= seen)));
+  }
   list.scrollTop = list.scrollHeight;
 }
 
