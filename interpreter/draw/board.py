@@ -100,17 +100,32 @@ def spots(h: Hints) -> tuple[ET.Element, float, float, set[str]]:
         label = h.label(s)
         size = min(unit * 0.4, 2 * r * 0.9 / max(1, len(label) * 0.62))
         text(g, x, y + size * 0.36, label, size=size, text_anchor="middle", font_weight="bold", fill=ink(fill))
-        name = str(h.g.props.get(s, {}).get("name", s))
-        if label != s and name != s:
-            text(g, x, y + r + unit * 0.32, name, size=unit * 0.3, text_anchor="middle", fill="#333333")
         for i, obj in enumerate(pieces_of(h, s)):
             ang = math.radians(-45 + 90 * i)
-            piece(h, g, obj, x + math.cos(ang) * r, y + math.sin(ang) * r, r * 0.48)
+            piece(h, g, obj, x + math.cos(ang) * r * 1.05, y + math.sin(ang) * r * 1.05, r * 0.62)
         if marked:
             option_badge(g, x - r * 0.8, y - r * 0.8, h.marks[s])
+    captions = el(root, "g")
+    for s, (x, y) in cen.items():
+        name = str(h.g.props.get(s, {}).get("name", s))
+        if h.label(s) != s and name != s:
+            _caption(captions, name, x, y, r, unit, cen)
     w = max(x for x, _ in cen.values()) + r + PAD + unit * 1.5
     hgt = max(y for _, y in cen.values()) + r + PAD + unit * 0.4
     return root, w, hgt, set(cen)
+
+
+def _caption(parent: ET.Element, name: str, x: float, y: float, r: float, unit: float,
+             cen: dict[str, tuple[float, float]]) -> None:
+    """A space's name under its disc (above it when another disc is close below), on a
+    light ground so paths do not hide it."""
+    size = unit * 0.3
+    below = any(0 < oy - y < unit * 1.6 and abs(ox - x) < unit * 1.6 for ox, oy in cen.values())
+    ty = y - r - size * 0.4 if below else y + r + size * 1.05
+    w = len(name) * size * 0.6
+    el(parent, "rect", x=x - w / 2 - 2, y=ty - size, width=w + 4, height=size * 1.3, rx=2, fill="#ffffff",
+       fill_opacity=0.85)
+    text(parent, x, ty, name, size=size, text_anchor="middle", fill="#222222")
 
 
 def hex_corners(x: float, y: float, size: float) -> list[tuple[float, float]]:

@@ -44,7 +44,7 @@ def numbers(h: Hints, obj: str) -> list[str]:
     visible whole-number attributes."""
     props, attrs = h.g.props.get(obj, {}), h.obs["attrs"].get(obj, {})
     fields = h.card().get("fields")
-    keys = fields if fields is not None else [k for k, v in props.items() if type(v) is int]
+    keys = fields if fields is not None else [k for k, v in props.items() if type(v) is int and v != 0]
     out = [f"{k.replace('_', ' ')} {props[k]}" for k in keys if type(props.get(k)) in (int, float, str)
            and props.get(k) not in ("", "none")]
     out += [f"{k.replace('_', ' ')} {v}" for k, v in attrs.items() if type(v) is int and k not in keys

@@ -92,26 +92,32 @@ class Hints:
         return str(self.picture.get("icons", {}).get(str(value), value))
 
     def piece_fill(self, obj: str) -> str:
-        """A piece's colour: the fills for its id, def or kind, else its own colour property
+        """A piece's colour: the hints' pieces for its id, def or kind, else its own colour property
         (attribute first), else its owner's seat colour, else grey."""
         props, attrs = self.g.props.get(obj, {}), self.obs["attrs"].get(obj, {})
         for key in (obj, props.get("def"), props.get("kind")):
-            f = self.picture.get("fills", {}).get(key) if isinstance(key, str) else None
+            f = self.picture.get("pieces", {}).get(key) if isinstance(key, str) else None
             if f:
                 return css(f) or PIECE_FILL
         for prop in self.colour_props():
-            own = css(attrs.get(prop, props.get(prop)))
+            value = attrs.get(prop, props.get(prop))
+            own = self.fill_of(value) or css(value)
             if own:
                 return own
         owner = attrs.get("owner", props.get("owner"))
-        return self.player(owner) or self.fill_of(props.get("def")) or self.fill_of(props.get("kind")) or PIECE_FILL
+        return self.player(owner) or PIECE_FILL
 
     def colour_props(self) -> list[str]:
         by = self.picture.get("colour_by", "colour")
         return [by] if by == "colour" else [by, "colour"]
 
     def glyph(self, obj: str) -> str:
-        """A piece's mark, as the terminal draws it."""
+        """A piece's mark: the picture's glyph for its id, def or kind, else the terminal's."""
+        props = self.g.props.get(obj, {})
+        own = self.picture.get("glyphs", {})
+        for key in (obj, props.get("def"), props.get("kind")):
+            if isinstance(key, str) and key in own:
+                return own[key]
         return self.look.glyph(obj)
 
     def card(self) -> dict:

@@ -46,8 +46,7 @@ def draw_svg(game: Any, d: dict, seat: int | None) -> str:
     for i, (line, player) in enumerate(lines):
         colour = h.player(player) if player is not None else "#000000"
         size = 15 if i == 0 else 11
-        text(body, 8, y + size, line + (" (this picture)" if player is not None and player == seat else ""),
-             size=size, font_weight="bold" if i == 0 or player == seat else None, fill=_dark(colour))
+        text(body, 8, y + size, line, size=size, font_weight="bold" if i == 0 or player == seat else None, fill=_dark(colour))
         y += size + 5
     who = game.player_name(seat) if seat is not None else "a spectator"
     text(body, 8, y + 11, f"as {who} sees it" + _deciding(game, obs, seat), size=10, fill="#555555")
