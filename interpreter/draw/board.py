@@ -66,6 +66,8 @@ def piece(h: Hints, parent: ET.Element, obj: str, x: float, y: float, r: float) 
        stroke_width=3 if marked else 1)
     text(g, x, y + r * 0.38, h.glyph(obj)[:2], size=r * 1.05, text_anchor="middle", font_weight="bold",
          fill=ink(fill))
+    if marked:
+        option_badge(g, x + r, y - r, h.object_marks[obj])
 
 
 def option_badge(parent: ET.Element, x: float, y: float, index: int) -> None:
@@ -102,7 +104,7 @@ def spots(h: Hints) -> tuple[ET.Element, float, float, set[str]]:
         text(g, x, y + size * 0.36, label, size=size, text_anchor="middle", font_weight="bold", fill=ink(fill))
         for i, obj in enumerate(pieces_of(h, s)):
             ang = math.radians(-45 + 90 * i)
-            piece(h, g, obj, x + math.cos(ang) * r * 1.05, y + math.sin(ang) * r * 1.05, r * 0.62)
+            piece(h, g, obj, x + math.cos(ang) * r * 1.2, y + math.sin(ang) * r * 1.2, r * 0.56)
         if marked:
             option_badge(g, x - r * 0.8, y - r * 0.8, h.marks[s])
     captions = el(root, "g")

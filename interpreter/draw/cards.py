@@ -110,6 +110,35 @@ def chip(h: Hints, obj: str) -> Box:
     return Box(g, w, CHIP_H)
 
 
+def group_chip(h: Hints, objs: list[str], name: str) -> Box:
+    """A run of like objects (same set name, nothing on them) as one chip with the count;
+    data-object is the first, data-objects all of them."""
+    box = chip(h, objs[0])
+    label = fit(f"{name} ×{len(objs)}", 180, 9)
+    box.node.find("text[2]").text = label
+    box.w = 26 + width_of(label, 9)
+    box.node.find("rect").set("width", f"{box.w:.1f}")
+    box.node.set("data-objects", " ".join(objs))
+    title(box.node, f"{name} ×{len(objs)}")
+    return box
+
+
+def runs(h: Hints, objs: list[str]) -> list[list[str]]:
+    """The objects in runs of three or more like tokens (same set name, no printed text,
+    no attributes, no option naming them), others alone."""
+    out: list[list[str]] = []
+    for o in objs:
+        name = h.g.props.get(o, {}).get("set_name")
+        alone = not name or h.obs["attrs"].get(o) or o in h.object_marks or is_card(h, o)
+        last = out[-1] if out else None
+        if not alone and last and h.g.props.get(last[0], {}).get("set_name") == name \
+                and not h.obs["attrs"].get(last[0]) and last[0] not in h.object_marks:
+            last.append(o)
+        else:
+            out.append([o])
+    return [r for run in out for r in ([run] if len(run) >= 3 else [[x] for x in run])]
+
+
 def hidden_pile(count: int, what: str = "hidden") -> Box:
     """A face-down pile: only its size shows."""
     g = el(None, "g")
@@ -123,6 +152,17 @@ def hidden_pile(count: int, what: str = "hidden") -> Box:
 def is_card(h: Hints, obj: str) -> bool:
     """Whether an object reads as a card: it has printed text (the hints' text property)."""
     return bool(h.g.props.get(obj, {}).get(h.card().get("text", "text")))
+
+
+def items(h: Hints, objs: list[str]) -> list[Box]:
+    """The boxes of a zone's objects: cards, chips, and runs of like tokens as one chip."""
+    out = []
+    for run in runs(h, objs):
+        if len(run) > 1:
+            out.append(group_chip(h, run, str(h.g.props[run[0]]["set_name"])))
+        else:
+            out.append(item(h, run[0]))
+    return out
 
 
 def item(h: Hints, obj: str, shown: Any = None, width: int = 48) -> Box:

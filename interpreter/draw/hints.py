@@ -105,7 +105,8 @@ class Hints:
             if own:
                 return own
         owner = attrs.get("owner", props.get("owner"))
-        return self.player(owner) or PIECE_FILL
+        return (self.player(owner) or self.fill_of(props.get("def")) or self.fill_of(props.get("kind"))
+                or css(props.get("def")) or PIECE_FILL)
 
     def colour_props(self) -> list[str]:
         by = self.picture.get("colour_by", "colour")

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..terminal import parts as P
 from .board import pieces_of, space_group
-from .cards import CHIP_H, Box, chip, hidden_pile, item
+from .cards import CHIP_H, Box, chip, hidden_pile, item, items
 from .hints import Hints
 from .svg import HIGHLIGHT, el, fit, text, width_of
 
@@ -33,7 +33,7 @@ def place_row(h: Hints, v: P.View, place: str) -> list[Box] | None:
     if layout == "cards":
         width = P.zone_hint(v, base).get("width", 48)
         return [item(h, o, P.shown(v, base, o), width) for o in content]
-    return [item(h, o) for o in content]
+    return items(h, content)
 
 
 def off_board_space(h: Hints, space: str) -> Box:
