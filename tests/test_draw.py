@@ -162,8 +162,9 @@ def test_the_command_writes_svg_and_png(tmp_path, capsys):
     assert rc == 0, err
     root = parsed((tmp_path / "t.svg").read_text("utf-8"))
     assert len(attr_values(root, "data-space")) == 9 and len(attr_values(root, "data-option")) == 9
-    rc, err = run(capsys, "draw", "tic-tac-toe", "-o", str(tmp_path / "t.png"))
-    assert rc == 0, err
+    assert main(["draw", "tic-tac-toe", "--seat", "2", "--json", "-o", str(tmp_path / "t.png")]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["seat"] == 2 and said["format"] == "png" and said["step"] == 0
     png = (tmp_path / "t.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     for bad, said in [(["-o", str(tmp_path / "t.txt")], ".svg or .png"), (["--seat", "3", "-o", str(tmp_path / "t.svg")], "1..2"),

@@ -37,7 +37,12 @@ def cmd_draw(args: argparse.Namespace) -> int:
     else:
         out.write_text(svg, "utf-8")
     who = g.player_name(seat) if seat is not None else "a spectator"
-    print(f"{g.name} as {who} sees it, written to {out}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"game": g.id, "variants": list(g.variants), "players": state.d["n"],
+                          "seat": None if seat is None else seat + 1,
+                          "step": len(state.d["actions"]), "output": str(out), "format": out.suffix[1:].lower()}))
+    else:
+        print(f"{g.name} as {who} sees it, written to {out}", file=sys.stderr)
     return 0
 
 

@@ -168,6 +168,7 @@ def parser() -> argparse.ArgumentParser:
                    "who sees only what is public), e.g. --seat 1")
     p.add_argument("--scale", type=float, default=1.0, metavar="X", help="PNG only: pixels per SVG unit (default 1), e.g. --scale 2")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture: FILE.svg or FILE.png, e.g. -o board.svg")
+    _json(p)
     return ap
 
 
