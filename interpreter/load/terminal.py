@@ -49,3 +49,18 @@ def check_hints(cx: Compiling, functions: dict[str, Any]) -> None:
                 where = (key, i) if key == "hide" else (key, name)
                 cx.diags.append(src.diag(f"terminal {key} names '{name}', which is not a variable"
                                          + suggest(name, variables), where, at_key=key == "names"))
+    _check_picture(cx, hints.get("picture", {}), src)
+
+
+def _check_picture(cx: Compiling, picture: dict, src: Any) -> None:
+    """The picture's fill_by and icon_by must name a property some space has (when the
+    game has spaces), so a typo is a problem at load, not a grey map."""
+    spaces = cx.spec.sections["spaces"]
+    if not spaces:
+        return
+    props = {k for item, _ in spaces.values() for k in item.get("props", {})} | {"kind"}
+    for key in ("fill_by", "icon_by"):
+        name = picture.get(key)
+        if name is not None and name not in props:
+            cx.diags.append(src.diag(f"picture {key} names '{name}', which no space has" + suggest(name, props),
+                                     ("picture", key)))
