@@ -93,18 +93,22 @@ async function listTables() {
 function drawView(prefix, view, clickable) {
   const pic = $(`#${prefix}-picture`);
   const textBoard = $(`#${prefix}-text-board`);
+  const parts = $(`#${prefix}-parts`);
   if (view.svg) {
+    // the picture, and the same view as text (the terminal's) folded away below it
     pic.innerHTML = view.svg;
     pic.hidden = false;
-    textBoard.hidden = !view.board_html;
-    textBoard.querySelector("pre").innerHTML = view.board_html;
+    textBoard.hidden = false;
+    textBoard.querySelector("pre").innerHTML = view.board_html + view.parts_html;
+    parts.hidden = true;
   } else {
     // no picture: the text board is the picture
     pic.innerHTML = view.board_html ? `<pre class="term">${view.board_html}</pre>` : "";
     pic.hidden = !view.board_html;
     textBoard.hidden = true;
+    parts.innerHTML = view.parts_html;
+    parts.hidden = false;
   }
-  $(`#${prefix}-parts`).innerHTML = view.parts_html;
   drawDecision($(`#${prefix}-decision`), view, clickable);
   markOptions(pic, view, clickable);
 }
