@@ -2,7 +2,7 @@
 Debian's Chromium driven by Playwright: the server runs in a thread, a game is started
 from the set-up form and a few choices are made by clicking, as a person would.
 
-    python3 tools/web_screenshots.py                 # all four games, into docs/screenshots/
+    python3 tools/web_screenshots.py                 # the four games and replay.png, into docs/screenshots/
     python3 tools/web_screenshots.py --out /tmp/shots stonefire
 
 The browser helpers here are also what tests/test_web.py drives the page with.
@@ -70,6 +70,24 @@ def play_to_end(page: Any, limit: int = 2000) -> int:
     return clicks
 
 
+def step_replay(page: Any, key: str) -> None:
+    """Moves the replay slider with a key (ArrowRight, End, ...) and waits for the view."""
+    before = page.get_attribute("#viewer", "data-step")
+    page.focus("#slider")
+    page.keyboard.press(key)
+    page.wait_for_function(f"document.querySelector('#viewer').dataset.step !== '{before}'", polling=20)
+
+
+def shoot_replay(page: Any, path: Path, seat: str = "0") -> None:
+    """Opens the game on the page as a replay, seen by `seat`, a few choices back."""
+    page.click("#to-replay")
+    page.wait_for_selector("#viewer:not([hidden])[data-step='0']")
+    page.select_option("#replay-seat", seat)
+    step_replay(page, "End")
+    step_replay(page, "ArrowLeft")
+    page.screenshot(path=str(path))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("games", nargs="*", default=list(GAMES), help="games to shoot (default: the four)")
@@ -94,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                     click_option(page)
                 page.screenshot(path=str(out / f"{game}.png"))
                 print(out / f"{game}.png")
+            shoot_replay(page, out / "replay.png")
+            print(out / "replay.png")
             browser.close()
     finally:
         running.stop()

@@ -123,7 +123,8 @@ function drawDecision(box, view, clickable) {
   const list = el("div", {class: "options", id: clickable ? "options" : ""});
   d.options.forEach((o, i) => {
     const b = el("button", {type: "button", class: "option" + (d.chosen === i ? " chosen" : ""), "data-index": i},
-      el("span", {class: "key"}, String(i + 1)), " " + o.label + (o.map ? ` (map ${o.map})` : ""));
+      el("span", {class: "key"}, String(i + 1)), " " + o.label + (o.map ? ` (map ${o.map})` : "") +
+      (d.chosen === i ? "  \u2190 chosen next" : ""));
     if (clickable) b.addEventListener("click", () => choose(i)); else b.disabled = true;
     list.append(b);
   });
