@@ -70,6 +70,7 @@ class Catalogue:
                     rows.append({"id": gid, "name": gid, "error": str(err), "variants": {}})
                     continue
                 rows.append({"id": gid, "name": g.name, "players": [g.min_players, g.max_players],
+                             "seats": [g.player_name(p) for p in range(g.max_players)],
                              "variants": list_variants(folder)})
             self._listing = rows
         return self._listing

@@ -18,6 +18,8 @@ async function call(path, data) {
   return out;
 }
 
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
 function problem(text) {
   const p = $("#problem");
   p.textContent = text || "";
@@ -63,10 +65,11 @@ function gameChanged() {
 }
 
 function seatsChanged() {
-  const n = parseInt($("#players").value, 10) || 1;
+  const g = games.find((x) => x.id === $("#game").value);
+  const n = Math.min(parseInt($("#players").value, 10) || 1, g ? g.seats.length : 1);
   const seat = $("#seat");
   const keep = seat.value;
-  seat.replaceChildren(...Array.from({length: n}, (_, i) => el("option", {value: i}, `Player ${i + 1}` + (i === 0 ? " (starts)" : ""))));
+  seat.replaceChildren(...Array.from({length: n}, (_, i) => el("option", {value: i}, `${g.seats[i]} (seat ${i + 1})`)));
   if (keep && keep < n) seat.value = keep;
 }
 
@@ -85,7 +88,7 @@ async function listTables() {
   const out = await call("/api/tables");
   $("#tables").replaceChildren(...(out.tables.length ? out.tables.map((t) => el("li", {},
     el("a", {href: "#play/" + t.table}, `${t.game}${t.variants.length ? " (" + t.variants.join(", ") + ")" : ""}`),
-    ` ${t.players} players, you are Player ${t.seat + 1}, ${t.choices} choices made${t.over ? ", over" : ""}`))
+    ` ${plural(t.players, "player")}, you are ${t.seat_name}, ${plural(t.choices, "choice")} made${t.over ? ", over" : ""}`))
     : [el("li", {class: "hint"}, "none yet")]));
 }
 
@@ -174,7 +177,7 @@ function showTable(view) {
   $("#play-title").textContent = view.game + (view.variants.length ? ` (${view.variants.join(", ")})` : "");
   const you = view.players[view.seat];
   $("#play-status").textContent = view.terminal ? `game over; you were ${you}` :
-    `${you} (you) · turn ${view.turn} · ${view.at} choices made · seed ${view.seed}`;
+    `${you} (you) · turn ${view.turn} · ${plural(view.at, "choice")} made · seed ${view.seed}`;
   $("#undo").disabled = !view.can_undo;
   $("#record-link").href = `/api/tables/${view.table}/record`;
   $("#record-link").download = `${view.game_id}-${view.seed}.json`;
@@ -211,19 +214,25 @@ async function undo() {
   catch (e) { problem(e.message); }
 }
 
-async function toReplay() {
-  try { const r = await call(`/api/tables/${current.table}/replay`, {}); location.hash = "replay/" + r.replay; }
+async function tableReplay(token) {
+  try { const r = await call(`/api/tables/${token}/replay`, {}); location.hash = "replay/" + r.replay; }
   catch (e) { problem(e.message); }
 }
+
+function toReplay() { return tableReplay(current.table); }
 
 // ---- replays ----------------------------------------------------------------------------
 async function listReplays() {
   const out = await call("/api/replays");
   const items = out.replays.map((r) => el("li", {}, el("a", {href: "#replay/" + r.replay}, r.game),
-    ` ${r.players.length} players, seed ${r.seed}, ${r.steps} choices`));
+    ` ${plural(r.players.length, "player")}, seed ${r.seed}, ${plural(r.steps, "choice")}`));
+  for (const t of (await call("/api/tables")).tables) {
+    items.push(el("li", {}, el("a", {href: "#", onclick: (ev) => { ev.preventDefault(); tableReplay(t.table); }},
+      `${t.game} (played here)`), ` ${plural(t.players, "player")}, ${plural(t.choices, "choice")}${t.over ? "" : " so far"}`));
+  }
   for (const r of out.library) {
     items.push(el("li", {}, el("a", {href: "#", onclick: (ev) => { ev.preventDefault(); openRecord({library: r.library}); }},
-      `${r.game} (record ${r.library + 1})`), ` ${r.players} players, seed ${r.seed}, ${r.steps} choices`));
+      `${r.game} (record ${r.library + 1})`), ` ${plural(r.players, "player")}, seed ${r.seed}, ${plural(r.steps, "choice")}`));
   }
   $("#replay-list").replaceChildren(...(items.length ? items : [el("li", {class: "hint"}, "no records open yet")]));
 }
@@ -268,7 +277,7 @@ function showStep(v) {
   replay.step = v.step;
   $("#viewer").dataset.step = v.step;
   $("#replay-title").textContent = `${v.game}: seed ${v.seed}` + (v.result ? "" : " (unfinished)");
-  $("#step-label").textContent = `${v.step} of ${v.steps} choices · turn ${v.turn}` + (v.result ? "" : "");
+  $("#step-label").textContent = `${v.step} of ${plural(v.steps, "choice")} · turn ${v.turn}`;
   drawView("replay", v, false);
   drawLog($("#replay-log"), v.log, v.log.length);
 }
