@@ -151,6 +151,11 @@ def test_undo_goes_back_to_the_previous_decision(app, url, page):
     for a in table.state.d["actions"]:
         fresh.apply_action(a)
     assert fresh.d == table.state.d and len(table.state.d["actions"]) == at
+    # the keys, as in the terminal: 1 chooses the first option, u undoes it
+    page.keyboard.press("1")
+    page.wait_for_function(f"+document.querySelector('#play').dataset.at > {at}", polling=20)
+    page.keyboard.press("u")
+    page.wait_for_function(f"+document.querySelector('#play').dataset.at == {at}", polling=20)
 
 
 def test_two_games_at_once_keep_their_own_state(app, url, browser):

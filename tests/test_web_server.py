@@ -114,3 +114,25 @@ def test_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode in (0, 130) and "Traceback" not in err
+
+
+def test_the_page_starts_on_the_game_asked_and_offers_the_records_given(catalogue):
+    from interpreter.web.app import create_app
+    from interpreter.web.server import start_in_thread
+    t = new_table(catalogue.game("tic-tac-toe"), 2, 0, "random", 3)
+    while not t.state.is_terminal():
+        t.choose(0, len(t.state.d["actions"]))
+    running = start_in_thread(create_app(catalogue, [t.record()], "tic-tac-toe"))
+    try:
+        def get(path: str, data=None) -> dict:
+            req = urllib.request.Request(running.url.rstrip("/") + path, None if data is None else json.dumps(data).encode())
+            with urllib.request.urlopen(req, timeout=20) as fh:
+                return json.loads(fh.read())
+        assert get("/api/games")["default"] == "tic-tac-toe"
+        shelf = get("/api/replays")["library"]
+        assert [(r["game"], r["seed"], r["steps"]) for r in shelf] == [("tic-tac-toe", 3, len(t.state.d["actions"]))]
+        rep = get("/api/replays", {"library": 0})
+        end = get(f"/api/replays/{rep['replay']}?step={rep['steps']}&seat=1")
+        assert end["terminal"] and end["result"].startswith("Result (") and end["seat"] == 1
+    finally:
+        running.stop()

@@ -74,6 +74,9 @@ def api(handler: Handler, server: Server) -> Callable[[Request], Awaitable[Respo
 
 async def body(request: Request) -> dict:
     """Returns the request's JSON object; raises WebError when it is too big or not one."""
+    declared = request.headers.get("content-length", "0")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise WebError(f"the request is over {MAX_BODY // (1024 * 1024)} MB", 413)
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise WebError(f"the request is over {MAX_BODY // (1024 * 1024)} MB", 413)

@@ -299,6 +299,19 @@ function stepTo(k) {
   }, 30);
 }
 
+// ---- keys, as in the terminal: 1-9 choose, u undoes; arrows step a replay ------------------
+function keys(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) return;
+  if (!$("#play").hidden && current && current.decision && current.decision.mine) {
+    const n = parseInt(ev.key, 10);
+    if (n >= 1 && n <= Math.min(9, current.decision.options.length)) { ev.preventDefault(); choose(n - 1); }
+    else if (ev.key === "u" && current.can_undo) { ev.preventDefault(); undo(); }
+  } else if (!$("#viewer").hidden && !$("#replays").hidden && replay) {
+    if (ev.key === "ArrowRight") stepTo(replay.step + 1);
+    else if (ev.key === "ArrowLeft") stepTo(replay.step - 1);
+  }
+}
+
 // ---- routing ----------------------------------------------------------------------------
 async function route() {
   problem("");
@@ -322,6 +335,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("#next").addEventListener("click", () => stepTo(replay.step + 1));
   $("#replay-seat").addEventListener("change", () => stepTo(replay.step));
   window.addEventListener("hashchange", route);
+  document.addEventListener("keydown", keys);
   try { await loadGames(); } catch (e) { problem(e.message); }
   await route();
   document.body.dataset.ready = "1";
