@@ -166,7 +166,12 @@ def items(h: Hints, objs: list[str]) -> list[Box]:
 
 
 def item(h: Hints, obj: str, shown: Any = None, width: int = 48) -> Box:
-    """The box an object is drawn as."""
+    """The box an object is drawn as: by its grid hint, its zone's show text, as a card or
+    as a chip."""
+    from .grids import grid_card, grid_spec
+    spec = grid_spec(h, obj)
+    if spec is not None:
+        return grid_card(h, obj, spec)
     if shown is not None:
         return shown_card(h, obj, shown, width)
     return card(h, obj) if is_card(h, obj) else chip(h, obj)
