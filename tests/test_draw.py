@@ -212,3 +212,23 @@ def test_the_committed_pictures_are_current():
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert tool.stale() == [], "run python3 tools/draw_pictures.py"
+
+
+def test_a_grid_card_shows_its_printed_and_written_numbers():
+    """Fantastic Trails' forest floor cards (picture grids hint): each written number in
+    ink, each printed one circled, in the card's own group."""
+    from interpreter.draw.grids import INK
+    from interpreter.draw.svg import SVG_NS
+    g = game("fantastic-trails")
+    state = played("fantastic-trails", 30)
+    d = state.d
+    root = parsed(draw_svg(g, d, None))
+    cards = {e.get("data-object"): e for e in root.iter() if e.get("data-object")}
+    floors = [c for p in range(d["n"]) for c in d["places"][f"floor/{p}"]]
+    written = [c for c in floors if d["attrs"].get(c, {}).get("written")]
+    assert written, "no number written after 30 choices"
+    for c in floors:
+        inked = sorted(t.text for t in cards[c].iter(f"{{{SVG_NS}}}text") if t.get("fill") == INK)
+        assert inked == sorted(str(v) for v in d["attrs"].get(c, {}).get("written", {}).values())
+        circled = len([x for x in cards[c].iter(f"{{{SVG_NS}}}circle") if x.get("r") == "8.5"])
+        assert circled == len([v for v in g.props[c]["printed"].values() if v])
