@@ -41,12 +41,12 @@ def _frame(h: Hints, obj: str | None, w: float, hgt: float, fill: str) -> ET.Ele
 
 def numbers(h: Hints, obj: str) -> list[str]:
     """A card's numbers: the hints' fields (else every whole-number property), then its
-    visible whole-number attributes."""
+    visible whole-number attributes; a 0 is left out (most cards print nothing there)."""
     props, attrs = h.g.props.get(obj, {}), h.obs["attrs"].get(obj, {})
     fields = h.card().get("fields")
     keys = fields if fields is not None else [k for k, v in props.items() if type(v) is int and v != 0]
     out = [f"{k.replace('_', ' ')} {props[k]}" for k in keys if type(props.get(k)) in (int, float, str)
-           and props.get(k) not in ("", "none")]
+           and props.get(k) not in ("", "none", 0)]
     out += [f"{k.replace('_', ' ')} {v}" for k, v in attrs.items() if type(v) is int and k not in keys
             and k != "owner"]
     return out
@@ -140,11 +140,12 @@ def runs(h: Hints, objs: list[str]) -> list[list[str]]:
 
 
 def hidden_pile(count: int, what: str = "hidden") -> Box:
-    """A face-down pile: only its size shows."""
+    """A pile of which only the size shows: face down (dark) when hidden, else light."""
     g = el(None, "g")
-    label = f"{count} {what}"
+    label = f"{count} {what}".strip()
     w = max(60.0, width_of(label, 9) + 16)
-    el(g, "rect", x=0, y=0, width=w, height=CHIP_H + 8, rx=5, fill="#5b6770", stroke="#333333")
+    fill = "#5b6770" if what == "hidden" else "#8d99a3"
+    el(g, "rect", x=0, y=0, width=w, height=CHIP_H + 8, rx=5, fill=fill, stroke="#333333")
     text(g, w / 2, CHIP_H / 2 + 7, label, size=9, text_anchor="middle", fill="#ffffff")
     return Box(g, w, CHIP_H + 8)
 
