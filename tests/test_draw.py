@@ -200,6 +200,9 @@ def test_a_typo_in_the_picture_hints_is_a_load_error(tmp_path):
     g, diags = build(folder, [])
     said = [str(x) for x in diags]
     assert g is None and any("terminal.yaml" in x and "'terrain'" in x and "terrains" in x for x in said), said
+    (folder / "terminal.yaml").write_text(text.replace("glyphs: {cave-token: T", "glyphs: {cave-tokn: T"))
+    said = [str(x) for x in build(folder, [])[1]]
+    assert any("terminal.yaml" in x and "'cave-tokn'" in x and "cave-token" in x for x in said), said
     (folder / "terminal.yaml").write_text(text.replace("size: 26", "size: 2"))
     g, diags = build(folder, [])
     assert g is None and any("terminal.yaml" in str(x) for x in diags)

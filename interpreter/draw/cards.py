@@ -97,9 +97,10 @@ def shown_card(h: Hints, obj: str, shown: str, width: int) -> Box:
     return Box(g, w, hgt)
 
 
-def chip(h: Hints, obj: str) -> Box:
-    """A token or other small object: a pill with its glyph in its colour and its name."""
-    name = fit(str(h.g.props.get(obj, {}).get("name", obj)), 180, 9)
+def chip(h: Hints, obj: str, label: str | None = None) -> Box:
+    """A token or other small object: a pill with its glyph in its colour and its name
+    (or the label given)."""
+    name = fit(label or str(h.g.props.get(obj, {}).get("name", obj)), 180, 9)
     w = 26 + width_of(name, 9)
     g = _frame(h, obj, w, CHIP_H, "#ffffff")
     fill = h.piece_fill(obj)
@@ -113,11 +114,7 @@ def chip(h: Hints, obj: str) -> Box:
 def group_chip(h: Hints, objs: list[str], name: str) -> Box:
     """A run of like objects (same set name, nothing on them) as one chip with the count;
     data-object is the first, data-objects all of them."""
-    box = chip(h, objs[0])
-    label = fit(f"{name} ×{len(objs)}", 180, 9)
-    box.node.find("text[2]").text = label
-    box.w = 26 + width_of(label, 9)
-    box.node.find("rect").set("width", f"{box.w:.1f}")
+    box = chip(h, objs[0], f"{name} ×{len(objs)}")
     box.node.set("data-objects", " ".join(objs))
     title(box.node, f"{name} ×{len(objs)}")
     return box

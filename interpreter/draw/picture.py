@@ -10,7 +10,7 @@ from ..terminal import parts as P
 from ..terminal.screen import option_space
 from .board import draw_board
 from .hints import Hints
-from .svg import document, el, text
+from .svg import document, el, readable, text
 from .zones import draw_zones, header_lines
 
 MIN_WIDTH = 1000.0
@@ -46,7 +46,7 @@ def draw_svg(game: Any, d: dict, seat: int | None) -> str:
     for i, (line, player) in enumerate(lines):
         colour = h.player(player) if player is not None else "#000000"
         size = 15 if i == 0 else 11
-        text(body, 8, y + size, line, size=size, font_weight="bold" if i == 0 or player == seat else None, fill=_dark(colour))
+        text(body, 8, y + size, line, size=size, font_weight="bold" if i == 0 or player == seat else None, fill=readable(colour))
         y += size + 5
     who = game.player_name(seat) if seat is not None else "a spectator"
     text(body, 8, y + 11, f"as {who} sees it" + _deciding(game, obs, seat), size=10, fill="#555555")
@@ -69,13 +69,3 @@ def _deciding(game: Any, obs: dict, seat: int | None) -> str:
     if dec["player"] == seat and "prompt" in dec:
         return f"  ·  your decision: {dec['prompt']}"
     return f"  ·  waiting for {game.player_name(dec['player'])}"
-
-
-def _dark(colour: str | None) -> str:
-    """A seat's colour dark enough to read as text on white."""
-    if not colour:
-        return "#000000"
-    from .svg import _rgb
-    r, g, b = _rgb(colour)
-    k = min(1.0, 130 / max(1, 0.299 * r + 0.587 * g + 0.114 * b))
-    return f"#{round(r * k):02x}{round(g * k):02x}{round(b * k):02x}"
