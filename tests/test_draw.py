@@ -14,10 +14,10 @@ from interpreter.agents import RandomAgent
 from interpreter.cli.main import main
 from interpreter.draw import draw_svg
 from interpreter.engine.view import observe
-from interpreter.load.build import build, load_game
+from interpreter.load.build import build, list_variants, load_game
 from interpreter.terminal.parts import View, zone_layout
 from interpreter.terminal.screen import option_space
-from test_hidden_info import perturbed
+from test_hidden_info import GAMES as FOLDERS, _game, perturbed
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = {"big-foot": 4, "footprints": 3, "stonefire": 2, "fantastic-trails": 2, "tic-tac-toe": 2,
@@ -235,3 +235,16 @@ def test_a_grid_card_shows_its_printed_and_written_numbers():
         assert inked == sorted(str(v) for v in d["attrs"].get(c, {}).get("written", {}).values())
         circled = len([x for x in cards[c].iter(f"{{{SVG_NS}}}circle") if x.get("r") == "8.5"])
         assert circled == len([v for v in g.props[c]["printed"].values() if v])
+
+
+@pytest.mark.parametrize("folder,variants", [(f, v) for f in FOLDERS for v in [(), *((x,) for x in sorted(list_variants(f)))]],
+                         ids=lambda x: getattr(x, "name", None) or "+".join(x) or "base")
+def test_every_variant_draws_at_its_first_decision(folder, variants):
+    g = _game(folder, variants)      # built once for this and the hidden-information tests
+    state = g.new_initial_state(max(2, g.min_players), 1)
+    for seat in (None, state.current_player()):
+        root = parsed(draw_svg(g, state.d, seat))
+        assert set(attr_values(root, "data-space")) == set(g.spaces) | set(state.d.get("pos", {}))
+    d = state.d
+    named = [o for o in d["pending"]["options"] if option_space(g, d, o) or (isinstance(o, str) and o in g.props)]
+    assert bool(attr_values(root, "data-option")) == bool(named)    # the decider sees what its options name
