@@ -288,6 +288,8 @@ def picture_schema() -> dict:
                   "description": "the text drawn for an icon_by value (default the value)"},
         "players": {"type": "array", "items": CSS, "maxItems": 12,
                     "description": "one colour per seat (default the terminal's)"},
+        "owner_by": {**NAME, "description": "the property (or attribute) of a piece naming the seat it belongs to, "
+                                            "drawn in that seat's colour (default owner)"},
         "colour_by": {**NAME, "description": "the property (or attribute) of a piece or card naming its colour "
                                              "(default colour)"},
         "glyphs": {**table({"type": "string", "maxLength": 2}, KEY),
