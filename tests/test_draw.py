@@ -167,7 +167,8 @@ def test_the_command_writes_svg_and_png(tmp_path, capsys):
     assert said["seat"] == 2 and said["format"] == "png" and said["step"] == 0
     png = (tmp_path / "t.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-    for bad, said in [(["-o", str(tmp_path / "t.txt")], ".svg or .png"), (["--seat", "3", "-o", str(tmp_path / "t.svg")], "1..2"),
+    svg = str(tmp_path / "t.svg")
+    for bad, said in [(["-o", str(tmp_path / "t.txt")], ".svg or .png"), (["--seat", "3", "-o", svg], "1..2"),
                       (["--step", "2", "-o", str(tmp_path / "t.svg")], "--step needs --record")]:
         rc, err = run(capsys, "draw", "tic-tac-toe", *bad)
         assert rc == 2 and said in err
@@ -237,7 +238,10 @@ def test_a_grid_card_shows_its_printed_and_written_numbers():
         assert circled == len([v for v in g.props[c]["printed"].values() if v])
 
 
-@pytest.mark.parametrize("folder,variants", [(f, v) for f in FOLDERS for v in [(), *((x,) for x in sorted(list_variants(f)))]],
+VARIANTS = [(f, v) for f in FOLDERS for v in [(), *((x,) for x in sorted(list_variants(f)))]]
+
+
+@pytest.mark.parametrize("folder,variants", VARIANTS,
                          ids=lambda x: getattr(x, "name", None) or "+".join(x) or "base")
 def test_every_variant_draws_at_its_first_decision(folder, variants):
     g = _game(folder, variants)      # built once for this and the hidden-information tests

@@ -97,7 +97,8 @@ def _cells(h: Hints, obj: str, g: Any, cells: dict, spec: dict) -> None:
            fill=lighten(fill, 0.35) if fill != "#ffffff" else fill, stroke="#555555", stroke_width=0.8)
         if gfield and group not in (None, "none"):
             _bands(g, cells, cell, gfield, group, lighten(fill, 0.35))
-        label = groups.get(group, {}).get(spec.get("group_label", ""), "") if isinstance(groups.get(group), dict) else ""
+        info = groups.get(group) if isinstance(groups, dict) else None
+        label = info.get(spec.get("group_label", ""), "") if isinstance(info, dict) else ""
         if label:
             text(g, x - CELL / 2 + 2, y - CELL / 2 + 7, str(label), size=6, fill="#333333")
         if group in flagged:

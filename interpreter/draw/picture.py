@@ -46,7 +46,8 @@ def draw_svg(game: Any, d: dict, seat: int | None) -> str:
     for i, (line, player) in enumerate(lines):
         colour = h.player(player) if player is not None else "#000000"
         size = 15 if i == 0 else 11
-        text(body, 8, y + size, line, size=size, font_weight="bold" if i == 0 or player == seat else None, fill=readable(colour))
+        bold = "bold" if i == 0 or player == seat else None
+        text(body, 8, y + size, line, size=size, font_weight=bold, fill=readable(colour))
         y += size + 5
     who = game.player_name(seat) if seat is not None else "a spectator"
     text(body, 8, y + 11, f"as {who} sees it" + _deciding(game, obs, seat), size=10, fill="#555555")
