@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import Box, _frame
 from .hints import Hints
-from .svg import css, el, lighten, text, title, wrap
+from .svg import css, el, lighten, text, wrap
 
 CELL = 24          # a cell's side
 GAP = 7            # between cells
@@ -50,8 +50,8 @@ def grid_card(h: Hints, obj: str, spec: dict) -> Box:
     blurb = wrap(str(props.get("text", "")), w - 12, 8.5, 3) if props.get("text") else []
     top_notes = TOP + rows * (CELL + GAP) + 4
     hgt = top_notes + 10 * (len(blurb) + len(notes)) + 8
-    g = _frame(h, obj, w, hgt, "#fbf8ef")
-    title(g, str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else ""))
+    tip = str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")
+    g = _frame(h, obj, w, hgt, "#fbf8ef", tip)
     text(g, 6, 15, str(props.get("name", obj)), size=11, font_weight="bold", fill="#111111")
     for c in range(cols):
         text(g, LEFT + c * (CELL + GAP) + CELL / 2, TOP - 5, str(c + 1), size=8, text_anchor="middle", fill="#777777")
