@@ -14,10 +14,10 @@ from interpreter.agents import RandomAgent
 from interpreter.cli.main import main
 from interpreter.draw import draw_svg
 from interpreter.engine.view import observe
-from interpreter.load.build import build, load_game
+from interpreter.load.build import build, list_variants, load_game
 from interpreter.terminal.parts import View, zone_layout
 from interpreter.terminal.screen import option_space
-from test_hidden_info import perturbed
+from test_hidden_info import GAMES as FOLDERS, _game, perturbed
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = {"big-foot": 4, "footprints": 3, "stonefire": 2, "fantastic-trails": 2, "tic-tac-toe": 2,
@@ -167,7 +167,8 @@ def test_the_command_writes_svg_and_png(tmp_path, capsys):
     assert said["seat"] == 2 and said["format"] == "png" and said["step"] == 0
     png = (tmp_path / "t.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-    for bad, said in [(["-o", str(tmp_path / "t.txt")], ".svg or .png"), (["--seat", "3", "-o", str(tmp_path / "t.svg")], "1..2"),
+    svg = str(tmp_path / "t.svg")
+    for bad, said in [(["-o", str(tmp_path / "t.txt")], ".svg or .png"), (["--seat", "3", "-o", svg], "1..2"),
                       (["--step", "2", "-o", str(tmp_path / "t.svg")], "--step needs --record")]:
         rc, err = run(capsys, "draw", "tic-tac-toe", *bad)
         assert rc == 2 and said in err
@@ -200,6 +201,9 @@ def test_a_typo_in_the_picture_hints_is_a_load_error(tmp_path):
     g, diags = build(folder, [])
     said = [str(x) for x in diags]
     assert g is None and any("terminal.yaml" in x and "'terrain'" in x and "terrains" in x for x in said), said
+    (folder / "terminal.yaml").write_text(text.replace("glyphs: {cave-token: T", "glyphs: {cave-tokn: T"))
+    said = [str(x) for x in build(folder, [])[1]]
+    assert any("terminal.yaml" in x and "'cave-tokn'" in x and "cave-token" in x for x in said), said
     (folder / "terminal.yaml").write_text(text.replace("size: 26", "size: 2"))
     g, diags = build(folder, [])
     assert g is None and any("terminal.yaml" in str(x) for x in diags)
@@ -212,3 +216,39 @@ def test_the_committed_pictures_are_current():
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert tool.stale() == [], "run python3 tools/draw_pictures.py"
+
+
+def test_a_grid_card_shows_its_printed_and_written_numbers():
+    """Fantastic Trails' forest floor cards (picture grids hint): each written number in
+    ink, each printed one circled, in the card's own group."""
+    from interpreter.draw.grids import INK
+    from interpreter.draw.svg import SVG_NS
+    g = game("fantastic-trails")
+    state = played("fantastic-trails", 30)
+    d = state.d
+    root = parsed(draw_svg(g, d, None))
+    cards = {e.get("data-object"): e for e in root.iter() if e.get("data-object")}
+    floors = [c for p in range(d["n"]) for c in d["places"][f"floor/{p}"]]
+    written = [c for c in floors if d["attrs"].get(c, {}).get("written")]
+    assert written, "no number written after 30 choices"
+    for c in floors:
+        inked = sorted(t.text for t in cards[c].iter(f"{{{SVG_NS}}}text") if t.get("fill") == INK)
+        assert inked == sorted(str(v) for v in d["attrs"].get(c, {}).get("written", {}).values())
+        circled = len([x for x in cards[c].iter(f"{{{SVG_NS}}}circle") if x.get("r") == "8.5"])
+        assert circled == len([v for v in g.props[c]["printed"].values() if v])
+
+
+VARIANTS = [(f, v) for f in FOLDERS for v in [(), *((x,) for x in sorted(list_variants(f)))]]
+
+
+@pytest.mark.parametrize("folder,variants", VARIANTS,
+                         ids=lambda x: getattr(x, "name", None) or "+".join(x) or "base")
+def test_every_variant_draws_at_its_first_decision(folder, variants):
+    g = _game(folder, variants)      # built once for this and the hidden-information tests
+    state = g.new_initial_state(max(2, g.min_players), 1)
+    for seat in (None, state.current_player()):
+        root = parsed(draw_svg(g, state.d, seat))
+        assert set(attr_values(root, "data-space")) == set(g.spaces) | set(state.d.get("pos", {}))
+    d = state.d
+    named = [o for o in d["pending"]["options"] if option_space(g, d, o) or (isinstance(o, str) and o in g.props)]
+    assert bool(attr_values(root, "data-option")) == bool(named)    # the decider sees what its options name

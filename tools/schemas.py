@@ -255,6 +255,20 @@ def picture_schema() -> dict:
         "text": {**NAME, "description": "the property holding its printed text (default text)"},
         "lines": {"type": "integer", "minimum": 1, "maximum": 30, "description": "lines of text at most (default 5)"},
     }, doc="how a card (an object with printed text) is drawn from its data")
+    prop = {**NAME, "description": "an attribute or property of the card"}
+    grid = obj({
+        "cells": {**NAME, "description": "the property {cell: {row, col, ...}} of its cells"},
+        "group": {**NAME, "description": "the field of a cell naming its group (cells of a group share a colour)"},
+        "groups": {**prop, "description": "{group: {colour, ...}}: each group's colour"},
+        "group_label": {**NAME, "description": "the field of a group written small in its cells"},
+        "links": {**prop, "description": "[[cell, cell], ...]: the cells joined by a line"},
+        "printed": {**prop, "description": "{cell: number}: numbers printed on the card (circled)"},
+        "written": {**prop, "description": "{cell: number}: numbers written in play (in ink)"},
+        "flagged": {**prop, "description": "the groups marked with a red W"},
+        "notes": {**prop, "description": "a list of notes (texts, or records with note_field) listed under the grid"},
+        "note_field": {**NAME, "description": "the field of a note record holding its text"},
+        "done": {**prop, "description": "the indices of the notes done (ticked)"},
+    }, ("cells",), "a card drawn as its grid of cells")
     return obj({
         "doc": {"type": "string"},
         "size": {"type": "number", "minimum": 8, "maximum": 120,
@@ -274,11 +288,15 @@ def picture_schema() -> dict:
                   "description": "the text drawn for an icon_by value (default the value)"},
         "players": {"type": "array", "items": CSS, "maxItems": 12,
                     "description": "one colour per seat (default the terminal's)"},
+        "owner_by": {**NAME, "description": "the property (or attribute) of a piece naming the seat it belongs to, "
+                                            "drawn in that seat's colour (default owner)"},
         "colour_by": {**NAME, "description": "the property (or attribute) of a piece or card naming its colour "
                                              "(default colour)"},
         "glyphs": {**table({"type": "string", "maxLength": 2}, KEY),
                    "description": "a piece's mark in the picture by id, def or kind (before the terminal's glyphs)"},
         "card": card,
+        "grids": {**table(grid, KEY), "description": "cards of these kinds or defs that carry a grid of cells in "
+                                                     "their data, drawn as that grid"},
     }, doc="hints for `cairn draw` (interpreter/draw/): pictures of the board, cards and tokens; colours and "
            "glyphs not given here are taken from the terminal's")
 

@@ -16,8 +16,8 @@ from .common import UsageError, check_players, load
 def cmd_draw(args: argparse.Namespace) -> int:
     out = _output(args.output)
     if args.record is not None:
-        if args.seed is not None:
-            raise UsageError("give --seed or --record, not both")
+        if args.seed is not None or args.players is not None:
+            raise UsageError("--seed and --players come from the record: give them or --record, not both")
         g, state = _from_record(args)
     else:
         if args.step is not None:
@@ -77,6 +77,9 @@ def _from_record(args: argparse.Namespace) -> tuple[CompiledGame, GameState]:
     g = load(args.game, args.variant or record.get("variants", []))
     if record.get("game") != g.id:
         raise UsageError(f"{args.record} is a record of {record.get('game')}, not of {g.id}")
+    recorded = record.get("definitions_sha256")
+    if recorded and recorded != g.content_hash:
+        print(f"note: {args.record} was played with other definitions; drawn as these replay it", file=sys.stderr)
     actions = record["actions"]
     step = len(actions) if args.step is None else args.step
     if not 0 <= step <= len(actions):

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
-from .hints import Hints
+from .hints import PIECE_FILL, Hints
 from .svg import HIGHLIGHT, MONO, el, fit, ink, lighten, text, title, width_of, wrap
 
 LINE = 11        # a card text line's height
@@ -24,9 +24,12 @@ class Box:
     h: float
 
 
-def _frame(h: Hints, obj: str | None, w: float, hgt: float, fill: str) -> ET.Element:
-    """An object's group and its rectangle (highlighted when an option names it)."""
+def _frame(h: Hints, obj: str | None, w: float, hgt: float, fill: str, tip: str = "") -> ET.Element:
+    """An object's group, its tooltip first, and its rectangle (highlighted when an option
+    names it)."""
     g = el(None, "g", data_object=obj) if obj else el(None, "g")
+    if tip:
+        title(g, tip)
     marked = obj is not None and obj in h.object_marks
     if marked:
         g.set("data-option", str(h.object_marks[obj]))
@@ -41,12 +44,12 @@ def _frame(h: Hints, obj: str | None, w: float, hgt: float, fill: str) -> ET.Ele
 
 def numbers(h: Hints, obj: str) -> list[str]:
     """A card's numbers: the hints' fields (else every whole-number property), then its
-    visible whole-number attributes."""
+    visible whole-number attributes; a 0 is left out (most cards print nothing there)."""
     props, attrs = h.g.props.get(obj, {}), h.obs["attrs"].get(obj, {})
     fields = h.card().get("fields")
     keys = fields if fields is not None else [k for k, v in props.items() if type(v) is int and v != 0]
     out = [f"{k.replace('_', ' ')} {props[k]}" for k in keys if type(props.get(k)) in (int, float, str)
-           and props.get(k) not in ("", "none")]
+           and props.get(k) not in ("", "none", 0)]
     out += [f"{k.replace('_', ' ')} {v}" for k, v in attrs.items() if type(v) is int and k not in keys
             and k != "owner"]
     return out
@@ -58,14 +61,15 @@ def card(h: Hints, obj: str) -> Box:
     w = float(spec.get("width", 150))
     props = h.g.props.get(obj, {})
     name = wrap(str(props.get("name", obj)), w - 12, 10, 2)
-    nums = wrap(" · ".join(numbers(h, obj)), w - 10, 9, 2) if numbers(h, obj) else []
+    said = numbers(h, obj)
+    nums = wrap(" · ".join(said), w - 10, 9, 2) if said else []
     body = wrap(str(props.get(spec.get("text", "text"), "")), w - 10, 8.5, int(spec.get("lines", 5))) \
         if props.get(spec.get("text", "text")) else []
     hgt = 8 + 12 * len(name) + LINE * len(nums) + (LINE - 1) * len(body) + 6
     base = h.piece_fill(obj)
-    fill = lighten(base, 0.7) if base != "#9a9a9a" else "#f7f3e8"
-    g = _frame(h, obj, w, hgt, fill)
-    title(g, str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else ""))
+    fill = lighten(base, 0.7) if base != PIECE_FILL else "#f7f3e8"
+    tip = str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")
+    g = _frame(h, obj, w, hgt, fill, tip)
     y = 16.0
     for line in name:
         text(g, 6, y, line, size=10, font_weight="bold", fill="#111111")
@@ -88,8 +92,7 @@ def shown_card(h: Hints, obj: str, shown: str, width: int) -> Box:
     size = 9.5
     w = max(width_of(x, size, mono=True) for x in lines) + 14
     hgt = len(lines) * (size + 2.5) + 10
-    g = _frame(h, obj, w, hgt, "#fbf8ef")
-    title(g, str(h.g.props.get(obj, {}).get("name", obj)))
+    g = _frame(h, obj, w, hgt, "#fbf8ef", str(h.g.props.get(obj, {}).get("name", obj)))
     t = el(g, "text", x=7, y=0, font_family=MONO, font_size=size, fill="#111111")
     for i, line in enumerate(lines):
         span = el(t, "tspan", x=7, y=8 + size + i * (size + 2.5))
@@ -97,11 +100,12 @@ def shown_card(h: Hints, obj: str, shown: str, width: int) -> Box:
     return Box(g, w, hgt)
 
 
-def chip(h: Hints, obj: str) -> Box:
-    """A token or other small object: a pill with its glyph in its colour and its name."""
-    name = fit(str(h.g.props.get(obj, {}).get("name", obj)), 180, 9)
+def chip(h: Hints, obj: str, label: str | None = None) -> Box:
+    """A token or other small object: a pill with its glyph in its colour and its name
+    (or the label given)."""
+    name = fit(label or str(h.g.props.get(obj, {}).get("name", obj)), 180, 9)
     w = 26 + width_of(name, 9)
-    g = _frame(h, obj, w, CHIP_H, "#ffffff")
+    g = _frame(h, obj, w, CHIP_H, "#ffffff", name)
     fill = h.piece_fill(obj)
     el(g, "circle", cx=10, cy=CHIP_H / 2, r=7, fill=fill, stroke="#222222", stroke_width=0.8)
     text(g, 10, CHIP_H / 2 + 3.2, h.glyph(obj)[:2], size=8.5, text_anchor="middle", fill=ink(fill),
@@ -113,13 +117,8 @@ def chip(h: Hints, obj: str) -> Box:
 def group_chip(h: Hints, objs: list[str], name: str) -> Box:
     """A run of like objects (same set name, nothing on them) as one chip with the count;
     data-object is the first, data-objects all of them."""
-    box = chip(h, objs[0])
-    label = fit(f"{name} ×{len(objs)}", 180, 9)
-    box.node.find("text[2]").text = label
-    box.w = 26 + width_of(label, 9)
-    box.node.find("rect").set("width", f"{box.w:.1f}")
+    box = chip(h, objs[0], f"{name} ×{len(objs)}")
     box.node.set("data-objects", " ".join(objs))
-    title(box.node, f"{name} ×{len(objs)}")
     return box
 
 
@@ -140,11 +139,12 @@ def runs(h: Hints, objs: list[str]) -> list[list[str]]:
 
 
 def hidden_pile(count: int, what: str = "hidden") -> Box:
-    """A face-down pile: only its size shows."""
+    """A pile of which only the size shows: face down (dark) when hidden, else light."""
     g = el(None, "g")
-    label = f"{count} {what}"
+    label = f"{count} {what}".strip()
     w = max(60.0, width_of(label, 9) + 16)
-    el(g, "rect", x=0, y=0, width=w, height=CHIP_H + 8, rx=5, fill="#5b6770", stroke="#333333")
+    fill = "#5b6770" if what == "hidden" else "#8d99a3"
+    el(g, "rect", x=0, y=0, width=w, height=CHIP_H + 8, rx=5, fill=fill, stroke="#333333")
     text(g, w / 2, CHIP_H / 2 + 7, label, size=9, text_anchor="middle", fill="#ffffff")
     return Box(g, w, CHIP_H + 8)
 
@@ -166,7 +166,12 @@ def items(h: Hints, objs: list[str]) -> list[Box]:
 
 
 def item(h: Hints, obj: str, shown: Any = None, width: int = 48) -> Box:
-    """The box an object is drawn as."""
+    """The box an object is drawn as: by its grid hint, its zone's show text, as a card or
+    as a chip."""
+    from .grids import grid_card, grid_spec
+    spec = grid_spec(h, obj)
+    if spec is not None:
+        return grid_card(h, obj, spec)
     if shown is not None:
         return shown_card(h, obj, shown, width)
     return card(h, obj) if is_card(h, obj) else chip(h, obj)

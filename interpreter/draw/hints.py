@@ -93,7 +93,8 @@ class Hints:
 
     def piece_fill(self, obj: str) -> str:
         """A piece's colour: the hints' pieces for its id, def or kind, else its own colour property
-        (attribute first), else its owner's seat colour, else grey."""
+        (attribute first), else its owner's seat colour (the owner_by attribute or property),
+        else its def's or kind's colour, else grey."""
         props, attrs = self.g.props.get(obj, {}), self.obs["attrs"].get(obj, {})
         for key in (obj, props.get("def"), props.get("kind")):
             f = self.picture.get("pieces", {}).get(key) if isinstance(key, str) else None
@@ -104,7 +105,8 @@ class Hints:
             own = self.fill_of(value) or css(value)
             if own:
                 return own
-        owner = attrs.get("owner", props.get("owner"))
+        by = self.picture.get("owner_by", "owner")
+        owner = attrs.get(by, props.get(by))
         return (self.player(owner) or self.fill_of(props.get("def")) or self.fill_of(props.get("kind"))
                 or css(props.get("def")) or PIECE_FILL)
 

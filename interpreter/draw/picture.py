@@ -10,7 +10,7 @@ from ..terminal import parts as P
 from ..terminal.screen import option_space
 from .board import draw_board
 from .hints import Hints
-from .svg import document, el, text
+from .svg import document, el, readable, text, width_of
 from .zones import draw_zones, header_lines
 
 MIN_WIDTH = 1000.0
@@ -41,25 +41,33 @@ def draw_svg(game: Any, d: dict, seat: int | None) -> str:
     h = Hints(game, obs, spaces, objects)
     v = P.View(game, d, seat, obs, {}, full=True)
     body = el(None, "g")
-    y = 8.0
-    lines = header_lines(v)
-    for i, (line, player) in enumerate(lines):
-        colour = h.player(player) if player is not None else "#000000"
-        size = 15 if i == 0 else 11
-        text(body, 8, y + size, line, size=size, font_weight="bold" if i == 0 or player == seat else None, fill=_dark(colour))
-        y += size + 5
-    who = game.player_name(seat) if seat is not None else "a spectator"
-    text(body, 8, y + 11, f"as {who} sees it" + _deciding(game, obs, seat), size=10, fill="#555555")
-    y += 20
+    y, widest = _header(body, h, v, seat)
     board, bw, bh, drawn = draw_board(h, d.get("pos"))
     board.set("transform", f"translate(0,{y:.1f})")
     body.append(board)
     y += bh + 6
-    width = max(MIN_WIDTH, bw)
+    width = max(MIN_WIDTH, bw, widest + 16)
     off = [s for s in game.spaces if s not in drawn and s in obs["places"]]
     zones, y = draw_zones(h, v, y, width, off)
     body.append(zones)
     return document(width, y + 10, body, data_game=game.id, data_seat="" if seat is None else seat)
+
+
+def _header(body: Any, h: Hints, v: P.View, seat: int | None) -> tuple[float, float]:
+    """Draws the game line, a line per player in its colour and who sees the picture;
+    returns the y below them and the widest line's width."""
+    y, widest = 8.0, 0.0
+    for i, (line, player) in enumerate(header_lines(v)):
+        colour = h.player(player) if player is not None else "#000000"
+        size = 15 if i == 0 else 11
+        bold = "bold" if i == 0 or player == seat else None
+        text(body, 8, y + size, line, size=size, font_weight=bold, fill=readable(colour))
+        widest = max(widest, width_of(line, size))
+        y += size + 5
+    who = v.g.player_name(seat) if seat is not None else "a spectator"
+    line = f"as {who} sees it" + _deciding(v.g, v.obs, seat)
+    text(body, 8, y + 11, line, size=10, fill="#555555")
+    return y + 20, max(widest, width_of(line, 10))
 
 
 def _deciding(game: Any, obs: dict, seat: int | None) -> str:
@@ -69,13 +77,3 @@ def _deciding(game: Any, obs: dict, seat: int | None) -> str:
     if dec["player"] == seat and "prompt" in dec:
         return f"  ·  your decision: {dec['prompt']}"
     return f"  ·  waiting for {game.player_name(dec['player'])}"
-
-
-def _dark(colour: str | None) -> str:
-    """A seat's colour dark enough to read as text on white."""
-    if not colour:
-        return "#000000"
-    from .svg import _rgb
-    r, g, b = _rgb(colour)
-    k = min(1.0, 130 / max(1, 0.299 * r + 0.587 * g + 0.114 * b))
-    return f"#{round(r * k):02x}{round(g * k):02x}{round(b * k):02x}"

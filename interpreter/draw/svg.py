@@ -57,6 +57,15 @@ def ink(fill: str) -> str:
     return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
 
 
+def readable(colour: str | None) -> str:
+    """Returns the colour darkened enough to read as text on white (a seat's line)."""
+    if not colour:
+        return "#000000"
+    r, g, b = _rgb(colour)
+    k = min(1.0, 130 / max(1, 0.299 * r + 0.587 * g + 0.114 * b))
+    return f"#{round(r * k):02x}{round(g * k):02x}{round(b * k):02x}"
+
+
 def num(x: float) -> str:
     """A coordinate as short, stable text."""
     return f"{x:.1f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
