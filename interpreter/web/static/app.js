@@ -101,6 +101,7 @@ function drawView(prefix, view, clickable) {
     // the picture, and the same view as text (the terminal's) folded away below it
     pic.innerHTML = view.svg;
     pic.hidden = false;
+    pic.parentElement.querySelector(".zoom").hidden = false;
     textBoard.hidden = false;
     textBoard.querySelector("pre").innerHTML = view.board_html + view.parts_html;
     parts.hidden = true;
@@ -109,6 +110,7 @@ function drawView(prefix, view, clickable) {
     pic.innerHTML = view.board_html ? `<pre class="term">${view.board_html}</pre>` : "";
     pic.hidden = !view.board_html;
     textBoard.hidden = true;
+    pic.parentElement.querySelector(".zoom").hidden = true;
     parts.innerHTML = view.parts_html;
     parts.hidden = false;
   }
@@ -336,6 +338,12 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("#replay-seat").addEventListener("change", () => stepTo(replay.step));
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", keys);
+  for (const b of document.querySelectorAll(".zoom")) {
+    b.addEventListener("click", () => {
+      const full = $("#" + b.dataset.for).classList.toggle("full");
+      b.textContent = full ? "fit to page" : "full size";
+    });
+  }
   try { await loadGames(); } catch (e) { problem(e.message); }
   await route();
   document.body.dataset.ready = "1";
