@@ -187,12 +187,16 @@ def test_a_record_stepped_through_with_the_slider(app, url, page, tmp_path):
     g = load_game("stonefire")
     state = play(g, 2, 9, make_agents(["random"], 2, 9))
     record = make_record(state, ["random", "random"])
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(record), "utf-8")
+    small = load_game("tic-tac-toe")
+    other = make_record(play(small, 2, 1, make_agents(["random"], 2, 1)), ["random", "random"])
+    path = tmp_path / "games.jsonl"             # as simulate --records writes them: one a line, to pick from
+    path.write_text(json.dumps(other) + "\n" + json.dumps(record) + "\n", "utf-8")
     page.goto(url + "#replays")
     page.wait_for_selector("body[data-ready='1']")
     page.set_input_files("#upload", str(path))
+    page.click("text=games.jsonl, record 2")
     page.wait_for_selector("#viewer:not([hidden])[data-step='0']")
+    assert page.inner_text("#replay-title").startswith("StoneFire: seed 9")
     steps = len(record["actions"])
     assert page.get_attribute("#slider", "max") == str(steps)
 

@@ -6,8 +6,9 @@
 const $ = (sel) => document.querySelector(sel);
 let games = [];           // the catalogue
 let current = null;       // the view shown on the play page
-let replay = null;        // {token, summary}
+let replay = null;        // the replay shown: {token, step}
 let seenLog = {};         // table token -> log lines already seen (to mark new ones)
+let uploaded = null;      // a file of many records: {name, records}
 
 async function call(path, data) {
   const opts = data === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(data)};
@@ -236,6 +237,11 @@ async function listReplays() {
     items.push(el("li", {}, el("a", {href: "#", onclick: (ev) => { ev.preventDefault(); openRecord({library: r.library}); }},
       `${r.game} (record ${r.library + 1})`), ` ${plural(r.players, "player")}, seed ${r.seed}, ${plural(r.steps, "choice")}`));
   }
+  if (uploaded) {
+    uploaded.records.forEach((r, i) => items.push(el("li", {}, el("a", {href: "#", onclick: (ev) => {
+      ev.preventDefault(); openRecord({record: r}); }}, `${r.game} (${uploaded.name}, record ${i + 1})`),
+      ` ${plural(r.players, "player")}, seed ${r.seed}, ${plural((r.actions || []).length, "choice")}`)));
+  }
   $("#replay-list").replaceChildren(...(items.length ? items : [el("li", {class: "hint"}, "no records open yet")]));
 }
 
@@ -254,8 +260,11 @@ async function upload() {
     try { records = text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)); }
     catch (e2) { problem(`${file.name} is not JSON: ${e2.message}`); return; }
   }
-  if (records.length > 1) problem(`${file.name} holds ${records.length} records: the first is opened`);
-  await openRecord({record: records[0]});
+  $("#upload").value = "";          // the same file may be opened again
+  if (records.length === 1) return openRecord({record: records[0]});
+  // a file of many records (simulate --records): each one to pick
+  uploaded = {name: file.name, records: records.slice(0, 500)};
+  await listReplays();
 }
 
 async function openReplay(token) {
