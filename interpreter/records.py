@@ -59,6 +59,23 @@ def is_builtin(g: CompiledGame) -> bool:
         return False
 
 
+def shape_problem(record: Any) -> str | None:
+    """Returns what makes `record` not a sound Cairn record (its fields' kinds), or None."""
+    if not isinstance(record, dict) or record.get("cairn_record") is None:
+        return "is not a Cairn game record"
+    shape = {"game": str, "players": int, "seed": int, "actions": list, "result": (dict, type(None)),
+             "final_state_sha256": str}
+    for key, kind in shape.items():
+        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
+            return f"field '{key}' is missing or not a {getattr(kind, '__name__', 'record')}"
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in record["actions"]):
+        return "'actions' must be a list of option numbers"
+    variants = record.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        return "'variants' must be a list of variant names"
+    return None
+
+
 def replay(game: CompiledGame, record: dict) -> tuple[bool, str]:
     """Re-runs a record; returns (same result, explanation)."""
     recorded = record.get("definitions_sha256")

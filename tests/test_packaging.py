@@ -26,6 +26,8 @@ def test_wheel_contains_data_files(tmp_path):
     assert "interpreter/_data/definitions/big-foot/game.yaml" in names
     assert "interpreter/_data/definitions/big-foot/scenarios/rules.yaml" in names
     assert "interpreter/cli/main.py" in names
+    for static in ("index.html", "app.js", "app.css"):      # the web page ships with cairn serve
+        assert f"interpreter/web/static/{static}" in names
 
 
 def test_verbs_doc_is_current():

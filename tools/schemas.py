@@ -240,6 +240,67 @@ COLOURS = ["default", "black", "red", "green", "yellow", "blue", "magenta", "cya
 COLOUR = {"enum": COLOURS, "description": "a terminal colour (shown only where the terminal has colour)"}
 
 
+CSS = {"type": "string", "pattern": "^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z_]+)$", "maxLength": 20,
+       "description": "a CSS colour: #rgb, #rrggbb, or a colour word (the terminal's names, orange, brown, pink, "
+                      "purple, grey, gold, silver)"}
+KEY = {"type": "string", "pattern": "^[a-zA-Z0-9][a-zA-Z0-9_.-]*$", "maxLength": 80}
+
+
+def picture_schema() -> dict:
+    """Returns the shape of terminal.yaml's `picture:`: hints for `cairn draw` (interpreter/draw/)."""
+    card = obj({
+        "width": {"type": "number", "minimum": 60, "maximum": 400, "description": "pixels (default 150)"},
+        "fields": {"type": "array", "items": NAME, "maxItems": 12,
+                   "description": "the properties shown as its numbers (default: every whole-number property not 0)"},
+        "text": {**NAME, "description": "the property holding its printed text (default text)"},
+        "lines": {"type": "integer", "minimum": 1, "maximum": 30, "description": "lines of text at most (default 5)"},
+    }, doc="how a card (an object with printed text) is drawn from its data")
+    prop = {**NAME, "description": "an attribute or property of the card"}
+    grid = obj({
+        "cells": {**NAME, "description": "the property {cell: {row, col, ...}} of its cells"},
+        "group": {**NAME, "description": "the field of a cell naming its group (cells of a group share a colour)"},
+        "groups": {**prop, "description": "{group: {colour, ...}}: each group's colour"},
+        "group_label": {**NAME, "description": "the field of a group written small in its cells"},
+        "links": {**prop, "description": "[[cell, cell], ...]: the cells joined by a line"},
+        "printed": {**prop, "description": "{cell: number}: numbers printed on the card (circled)"},
+        "written": {**prop, "description": "{cell: number}: numbers written in play (in ink)"},
+        "flagged": {**prop, "description": "the groups marked with a red W"},
+        "notes": {**prop, "description": "a list of notes (texts, or records with note_field) listed under the grid"},
+        "note_field": {**NAME, "description": "the field of a note record holding its text"},
+        "done": {**prop, "description": "the indices of the notes done (ticked)"},
+    }, ("cells",), "a card drawn as its grid of cells")
+    return obj({
+        "doc": {"type": "string"},
+        "size": {"type": "number", "minimum": 8, "maximum": 120,
+                 "description": "spots and grid: pixels per unit of `at`; hexes: a hex's radius in pixels "
+                                "(defaults 30, 44, 22)"},
+        "scale": {"type": "array", "items": {"type": "number", "minimum": 0.25, "maximum": 8}, "minItems": 2,
+                  "maxItems": 2, "description": "spots: stretch of `at` across and down (default [1, 1])"},
+        "fills": {**table(CSS, KEY), "description": "colours of spaces by id, kind, glyph or the value of fill_by "
+                                                    "(e.g. a terrain), and of cards by their colour property"},
+        "pieces": {**table(CSS, KEY), "description": "colours of pieces, tokens and tiles by id, def or kind (before "
+                                                     "their own colour property and their owner's seat colour)"},
+        "fill_by": {**NAME, "description": "the space property whose value picks its fill (a list of two: two "
+                                           "halves); default its kind"},
+        "icon_by": {**NAME, "description": "a space property drawn as a small text on it (none, empty or false: "
+                                           "nothing)"},
+        "icons": {**table({"type": "string", "maxLength": 12}, KEY),
+                  "description": "the text drawn for an icon_by value (default the value)"},
+        "players": {"type": "array", "items": CSS, "maxItems": 12,
+                    "description": "one colour per seat (default the terminal's)"},
+        "owner_by": {**NAME, "description": "the property (or attribute) of a piece naming the seat it belongs to, "
+                                            "drawn in that seat's colour (default owner)"},
+        "colour_by": {**NAME, "description": "the property (or attribute) of a piece or card naming its colour "
+                                             "(default colour)"},
+        "glyphs": {**table({"type": "string", "maxLength": 2}, KEY),
+                   "description": "a piece's mark in the picture by id, def or kind (before the terminal's glyphs)"},
+        "card": card,
+        "grids": {**table(grid, KEY), "description": "cards of these kinds or defs that carry a grid of cells in "
+                                                     "their data, drawn as that grid"},
+    }, doc="hints for `cairn draw` (interpreter/draw/): pictures of the board, cards and tokens; colours and "
+           "glyphs not given here are taken from the terminal's")
+
+
 def terminal_schema() -> dict:
     """Returns the shape of terminal.yaml: hints for the readable terminal (how the board is
     laid out in text, colours, which variables and zones show and how), never rules."""
@@ -293,6 +354,7 @@ def terminal_schema() -> dict:
             "description": "reasons given under a decision when an option one might expect is not offered"},
         "option_space": {**NAME, "description": "a function of one option giving the board space it names "
                                                "(default: the option if it is a space, the last of a list)"},
+        "picture": picture_schema(),
     })
     return {"title": "Hints for the readable terminal (terminal.yaml): layout, colours, what shows",
             **obj({"terminal": hints}, ("terminal",))}

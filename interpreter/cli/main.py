@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, resume, simulate, replay.
+"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, resume, simulate, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -14,9 +14,11 @@ from typing import Sequence
 
 from ..diagnostics import DefinitionError
 from .common import UsageError
+from .draw_cmd import cmd_draw
 from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_rules, cmd_scenarios,
                            cmd_validate, validate_targets)
 from .play_cmds import cmd_play, cmd_replay, cmd_resume, cmd_simulate
+from .serve_cmd import cmd_serve
 
 __all__ = ["main", "parser", "UsageError", "validate_targets"]
 
@@ -153,6 +155,35 @@ def parser() -> argparse.ArgumentParser:
              ["cairn replay game.json", "cairn replay games.jsonl --game ./my-copy"], cmd_replay)
     p.add_argument("record", metavar="FILE", help="a record, or a file of records one a line")
     p.add_argument("--game", metavar="PATH", help="the definitions to replay against (default: those the record names)")
+
+    p = _sub(sub, "draw", "a picture of a game's state as one seat may see it: SVG, or PNG",
+             ["cairn draw my-game --players 3 -o board.svg", "cairn draw my-game --record g.json --step 12 --seat 2 -o g.png"],
+             cmd_draw)
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder, e.g. my-game")
+    _variant(p)
+    p.add_argument("--players", type=int, metavar="N", help="players in a new game (default the fewest allowed), e.g. --players 3")
+    p.add_argument("--seed", type=int, metavar="S", help="draw a new game with this seed at its first decision (default 0), e.g. --seed 4")
+    p.add_argument("--record", metavar="R", help="draw a state of this game record instead, e.g. --record game.json")
+    p.add_argument("--step", type=int, metavar="K", help="with --record: after its first K choices (default all), e.g. --step 12")
+    p.add_argument("--seat", type=int, metavar="P", help="draw what player P sees, counting from 1 (default: a spectator, "
+                   "who sees only what is public), e.g. --seat 1")
+    p.add_argument("--scale", type=float, default=1.0, metavar="X", help="PNG only: pixels per SVG unit (default 1), e.g. --scale 2")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the picture: FILE.svg or FILE.png, e.g. -o board.svg")
+    _json(p)
+
+    p = _sub(sub, "serve", "the web player and replay viewer: play against bots by clicking, step through records",
+             ["cairn serve", "cairn serve my-game --port 8000", "cairn serve --records games.jsonl"], cmd_serve)
+    p.add_argument("game", nargs="?", metavar="GAME_OR_PATH",
+                   help="the game the page starts with (a folder is offered beside the built-in games), e.g. my-game")
+    p.add_argument("--port", type=int, metavar="N", help="the port (default 8765, or a free one when it is taken; "
+                   "0: a free one), e.g. --port 8000")
+    p.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="the address to listen on (default 127.0.0.1: this machine only), e.g. --host 0.0.0.0")
+    p.add_argument("--records", metavar="FILE", help="records to offer on the replay page (cairn play --record or "
+                   "simulate --records writes them), e.g. --records games.jsonl")
+    p.add_argument("--verbose", action="store_true", help="log every request")
+    p.add_argument("--json", action="store_true",
+                   help='print the address as one JSON line, {"url": ...}, for a script that starts the server')
     return ap
 
 

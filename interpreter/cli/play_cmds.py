@@ -12,7 +12,7 @@ from pathlib import Path
 from ..agents import AGENTS
 from ..batch import simulate
 from ..terminal.session import Quit, Session, load_save
-from ..records import digest, make_record, replay
+from ..records import digest, make_record, replay, shape_problem
 from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
 
 
@@ -179,18 +179,10 @@ def _read_records(path: Path) -> list:
 
 def _replay_one(name: str, record: object, folder: str | None) -> int:
     """Replays one record; returns 0 when it matches, 1 when it does not."""
-    if not isinstance(record, dict) or record.get("cairn_record") is None:
-        raise BadRecord(f"{name} is not a Cairn game record")
-    shape = {"game": str, "players": int, "seed": int, "actions": list, "result": (dict, type(None)),
-             "final_state_sha256": str}
-    for key, kind in shape.items():
-        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
-            raise BadRecord(f"{name}: field '{key}' is missing or not a {getattr(kind, '__name__', 'record')}")
-    if not all(isinstance(a, int) and not isinstance(a, bool) for a in record["actions"]):
-        raise BadRecord(f"{name}: 'actions' must be a list of option numbers")
+    problem = shape_problem(record)
+    if problem is not None:
+        raise BadRecord(f"{name} {problem}" if problem.startswith("is not") else f"{name}: {problem}")
     variants = record.get("variants", [])
-    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise BadRecord(f"{name}: 'variants' must be a list of variant names")
     where = folder or record.get("definitions_path") or record["game"]
     if not isinstance(where, str):
         raise BadRecord(f"{name}: 'definitions_path' must be a folder")

@@ -115,7 +115,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
         functions = {k: _traced(k, f) for k, f in functions.items()}
     scoring = _scoring(cx)
     _check_vars(cx)
-    terminal.check_hints(cx, functions)
+    terminal.check_hints(cx, functions, world.props)
     if cx.diags:
         return None, cx.diags
     meta = spec.meta

@@ -9,7 +9,7 @@ from ..diagnostics import suggest
 from .context import Compiling
 
 
-def check_hints(cx: Compiling, functions: dict[str, Any]) -> None:
+def check_hints(cx: Compiling, functions: dict[str, Any], props: dict[str, dict] | None = None) -> None:
     """Adds a diagnostic for each name in the hints that the game does not define."""
     spec = cx.spec
     if spec.terminal is None:
@@ -49,3 +49,25 @@ def check_hints(cx: Compiling, functions: dict[str, Any]) -> None:
                 where = (key, i) if key == "hide" else (key, name)
                 cx.diags.append(src.diag(f"terminal {key} names '{name}', which is not a variable"
                                          + suggest(name, variables), where, at_key=key == "names"))
+    _check_picture(cx, hints.get("picture", {}), src, props or {})
+
+
+def _check_picture(cx: Compiling, picture: dict, src: Any, props: dict[str, dict]) -> None:
+    """The picture's fill_by and icon_by must name a property some space has (when the
+    game has spaces), and its pieces, glyphs and grids an object id, def or kind, so a
+    typo is a problem at load, not a grey map."""
+    known = set(props) | {str(p.get(k)) for p in props.values() for k in ("def", "kind") if p.get(k)}
+    for section in ("pieces", "glyphs", "grids"):
+        for key in picture.get(section, {}):
+            if props and key not in known:
+                cx.diags.append(src.diag(f"picture {section} names '{key}', which is no object id, def or kind"
+                                         + suggest(key, sorted(known)), ("picture", section, key), at_key=True))
+    spaces = cx.spec.sections["spaces"]
+    if not spaces:
+        return
+    props = {k for item, _ in spaces.values() for k in item.get("props", {})} | {"kind"}
+    for key in ("fill_by", "icon_by"):
+        name = picture.get(key)
+        if name is not None and name not in props:
+            cx.diags.append(src.diag(f"picture {key} names '{name}', which no space has" + suggest(name, props),
+                                     ("picture", key)))

@@ -1,9 +1,8 @@
 """Playing in the terminal: people and bots in their seats, a screen per decision, undo
 against bots, save and resume, and a pass-the-terminal screen between people.
 
-Undo replays the game's choices from its seed, minus the person's last decision and the
-bots' decisions after it, with the bots' random states as they were then: the same game,
-never a hand-made inverse. A save is the game record plus the seats and those bot states.
+Undo is interpreter/undo.py's (replay from the seed without the person's last decision),
+shared with the web page. A save is the game record plus the seats and the bots' states.
 """
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from typing import Any, Callable, TextIO
 from ..agents import make_agents
 from ..engine.game import CompiledGame, GameState
 from ..records import make_record
+from ..undo import Checkpoint, checkpoint, undo
 from .screen import HELP, Screens
 from .style import MAX_ROWS, colour_wanted, screen_width
 
@@ -25,15 +25,6 @@ CLEAR = "\033[2J\033[H"
 
 class Quit(Exception):
     """The person asked to stop (q, or Ctrl-C): the game is saved where asked."""
-
-
-@dataclass
-class Checkpoint:
-    """A person's decision: how many choices were made before it, and the bots' states."""
-
-    at: int
-    seat: int
-    bots: list[dict]
 
 
 @dataclass
@@ -131,7 +122,7 @@ class Session:
         if len(self.humans) > 1 and p != self.last_human:
             self.pass_to(p)
         self.last_human = p
-        self.checkpoints.append(Checkpoint(len(self.state.d["actions"]), p, [b.get_state() for b in self.bots]))
+        self.checkpoints.append(checkpoint(self.state, p, self.bots))
         self.lines(self.screen(p).screen(self.state.d, self.new_log(p)))
         self.autosave()
         n = len(self.state.d["pending"]["options"])
@@ -186,14 +177,11 @@ class Session:
         if len(self.humans) > 1:
             self.say("undo works only when the other seats are bots")
             return False
-        if len(self.checkpoints) < 2:
+        went = undo(self.g, self.state, self.checkpoints, self.bots)
+        if went is None:
             self.say("nothing to undo yet")
             return False
-        self.checkpoints.pop()
-        back = self.checkpoints.pop()
-        self.state = replay(self.g, self.n, self.seed, self.state.d["actions"][:back.at])
-        for bot, saved in zip(self.bots, back.bots):
-            bot.set_state(saved)
+        self.state, back = went
         self.screens.pop(p, None)
         self.log_at[p] = len(self.state.d["log"])
         self.say(f"undone: back to your decision before choice {back.at + 1}")
@@ -212,14 +200,6 @@ class Session:
     def autosave(self) -> None:
         if self.save_path is not None:
             self.save()
-
-
-def replay(g: CompiledGame, n: int, seed: int, actions: list[int]) -> GameState:
-    """The game from its seed with these choices made (the log kept, for the screens)."""
-    state = g.new_initial_state(n, seed)
-    for a in actions:
-        state.apply_action(a)
-    return state
 
 
 def load_save(path: Path, load: Callable[[str, list[str]], CompiledGame], **kw: Any) -> Session:
