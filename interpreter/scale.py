@@ -1,0 +1,116 @@
+"""Where many batches of work run: one process, the standard library's processes, a local
+dask cluster, or an existing dask scheduler. `map_batches` hides the choice: it maps a
+function over argument tuples and returns the results in the order of the batches, so a
+caller's output never depends on where (or in what order) the batches ran.
+
+Why both pools: on one machine, forked standard-library processes start in milliseconds
+and inherit what the parent already compiled; a local dask cluster spawns fresh
+interpreters (about a second, then each worker compiles the game once). Dask earns its
+cost across machines (`--scheduler tcp://HOST:8786`, docs/SCALE.md). Measured numbers are
+in docs/SCALE.md.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Iterator, Sequence
+
+LOCAL = "local"   # --scheduler local: a dask LocalCluster of --workers processes
+
+
+class ScaleError(Exception):
+    """A scale-out request that cannot be met (dask missing, scheduler unreachable)."""
+
+
+def backend(workers: int, scheduler: str | None) -> str:
+    """Returns which executor a job runs on: serial, processes, dask-local or dask."""
+    if scheduler is None:
+        return "serial" if workers <= 1 else "processes"
+    if scheduler == LOCAL:
+        return "dask-local"
+    if "://" not in scheduler:
+        raise ScaleError(f"expected a scheduler address like tcp://HOST:8786 or '{LOCAL}', got {scheduler!r}")
+    return "dask"
+
+
+def map_batches(fn: Callable[..., Any], batches: Sequence[tuple], *, workers: int = 1,
+                scheduler: str | None = None, on_done: Callable[[Any], None] | None = None,
+                timeout: float = 10.0) -> list[Any]:
+    """Returns [fn(*b) for b in batches], computed where `workers`/`scheduler` say;
+    `on_done` sees each result as it arrives (in any order: for progress only); a dask
+    scheduler not reached within `timeout` seconds is a ScaleError."""
+    kind = backend(workers, scheduler)
+    done = on_done or (lambda _result: None)
+    if kind == "serial":
+        out = []
+        for b in batches:
+            out.append(fn(*b))
+            done(out[-1])
+        return out
+    if kind == "processes":
+        return _in_order(_process_pool(fn, batches, workers), len(batches), done)
+    with _DaskClient(scheduler, workers, timeout) as client:
+        return _in_order(_dask(client, fn, batches), len(batches), done)
+
+
+def _in_order(pairs: Iterator[tuple[int, Any]], count: int, done: Callable[[Any], None]) -> list[Any]:
+    results: list[Any] = [None] * count
+    for i, result in pairs:
+        results[i] = result
+        done(result)
+    return results
+
+
+def _process_pool(fn: Callable, batches: Sequence[tuple], workers: int) -> Iterator[tuple[int, Any]]:
+    # Fork where the platform has it: workers inherit the parent's compiled games and start
+    # at once (spawn would re-import and recompile in each).
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = {pool.submit(fn, *b): i for i, b in enumerate(batches)}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
+
+
+def _dask(client: Any, fn: Callable, batches: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
+    from distributed import as_completed as dask_completed
+    futures = [client.submit(fn, *b, pure=False) for b in batches]
+    index = {f.key: i for i, f in enumerate(futures)}
+    for fut in dask_completed(futures):
+        yield index[fut.key], fut.result()
+
+
+class _DaskClient:
+    """A dask Client on a fresh LocalCluster (closed afterwards) or on a running scheduler."""
+
+    def __init__(self, scheduler: str | None, workers: int, timeout: float):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ScaleError("running on dask needs the dask extra: pip install 'cairn[dask]'") from None
+        self.cluster = None
+        if scheduler == LOCAL:
+            self.cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
+                                        dashboard_address="127.0.0.1:0", worker_dashboard_address=None,
+                                        silence_logs=logging.ERROR)
+            address = self.cluster.scheduler_address
+        else:
+            address = scheduler
+        try:
+            self.client = Client(address, timeout=f"{timeout}s")
+        except (OSError, TimeoutError) as err:
+            self.close()
+            raise ScaleError(f"cannot reach the dask scheduler at {address}: {err}") from None
+
+    def __enter__(self) -> Any:
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if getattr(self, "client", None) is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
