@@ -27,7 +27,8 @@ def keep(spec: str, variants: tuple[str, ...], game: CompiledGame) -> None:
     _GAMES[(spec, tuple(variants))] = game
 
 
-def _game(spec: str, variants: tuple[str, ...]) -> Any:
+def compiled(spec: str, variants: tuple[str, ...] = ()) -> CompiledGame:
+    """Returns the game compiled once in this process (the adapters share it too)."""
     key = (spec, tuple(variants))
     if key not in _GAMES:
         _GAMES[key] = load_game(spec, list(variants))
@@ -37,7 +38,7 @@ def _game(spec: str, variants: tuple[str, ...]) -> Any:
 def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, start: int,
                stop: int, agents: list[str]) -> list[dict]:
     """Returns the records of games start..stop-1 of a batch (compiling the game once here)."""
-    g = _game(spec, variants)
+    g = compiled(spec, variants)
     out = []
     for i in range(start, stop):
         seed = rng.derive(master, i)
@@ -58,7 +59,7 @@ def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, mas
              scheduler: str | None = None) -> list[dict]:
     """Returns one record per game, in game order; `scheduler` is None (this machine:
     `workers` processes), 'local' (a dask LocalCluster of `workers`) or a dask address."""
-    g = _game(spec, variants)
+    g = compiled(spec, variants)
     # Workers elsewhere find a built-in game by its id in their own Cairn install.
     where = g.id if is_builtin(g) else spec
     keep(where, variants, g)
