@@ -3,10 +3,10 @@ seat may see (always through the engine's own views, never the raw state).
 
 Action bound: a Cairn decision is a numbered list of options whose length depends on the
 position, while OpenSpiel and PettingZoo want one fixed action space. `ACTION_BOUND` is
-that size (an action is an option's index). The largest decision met in 40 random
-playouts of each shipped game had 57 options (Big Foot, 4 players); 256 leaves room. A
-decision with more options than the bound is refused with an `ActionBoundError` naming
-the bound to raise (a game parameter), never silently cut.
+that size (an action is an option's index). The largest decision met in random playouts
+of every shipped game at every player count is far below 256 (docs/ADAPTERS.md has the
+measured numbers). A decision with more options than the bound is refused with an
+`ActionBoundError` naming the bound to raise (a game parameter), never silently cut.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def legal(state: GameState, bound: int) -> list[int]:
     actions = state.legal_actions()
     if len(actions) > bound:
         raise ActionBoundError(f"{state.game.id}: a decision has {len(actions)} options, more than the "
-                               f"action bound {bound}: raise the game parameter max_actions")
+                               f"action bound {bound}: raise max_actions (an OpenSpiel game parameter, a PettingZoo env argument)")
     return actions
 
 

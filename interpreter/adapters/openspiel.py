@@ -2,8 +2,8 @@
 bots, algorithms and conformance tests (`pyspiel.random_sim_test`) run on it.
 
     from interpreter.adapters import openspiel
-    openspiel.register("stonefire")                  # or register_all()
-    game = pyspiel.load_game("cairn_stonefire", {"players": 3})
+    openspiel.register("my-game")                    # a game id; or register_all()
+    game = pyspiel.load_game("cairn_my_game", {"players": 3})
 
 Shape of each game (docs/ADAPTERS.md says why):
 - Chance is explicit and honest: the first node is a chance node that deals one of

@@ -1,7 +1,7 @@
 """Every Cairn game as a PettingZoo AEC environment (extra `pettingzoo`), with action masks.
 
     from interpreter.adapters.pettingzoo import env
-    e = env("stonefire", players=3)
+    e = env("my-game", players=3)         # a game id or folder
     e.reset(seed=7)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
