@@ -20,7 +20,8 @@ GAME, PLAYERS, GAMES, SEED = "big-foot", 3, 6, 11
 
 @pytest.fixture(scope="module")
 def cluster():
-    """One two-process LocalCluster on loopback for the whole module (about 2 s to start)."""
+    """One two-process LocalCluster on loopback for the whole module (about 2 s to start),
+    its workers spawned: they compile the game themselves, as workers elsewhere do."""
     from distributed import LocalCluster
     import logging
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -56,6 +57,14 @@ def test_cli_scheduler_address(cluster, capsys, serial_digest):
                "--workers", "2", "--scheduler", cluster.scheduler_address, "--json", "--quiet"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["backend"] == "dask" and out["digest"] == serial_digest
+
+
+def test_cli_local_dask_cluster(capsys, serial_digest):
+    # --scheduler local: a LocalCluster of forked workers, started and closed for the job.
+    rc = main(["simulate", GAME, "--players", str(PLAYERS), "--games", str(GAMES), "--seed", str(SEED),
+               "--workers", "2", "--scheduler", "local", "--json", "--quiet"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["backend"] == "dask-local" and out["digest"] == serial_digest
 
 
 def test_forked_workers_do_not_compile_again(monkeypatch):
