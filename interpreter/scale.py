@@ -4,16 +4,16 @@ function over argument tuples and returns the results in the order of the batche
 caller's output never depends on where (or in what order) the batches ran.
 
 Why both pools: on one machine, forked standard-library processes start in milliseconds
-and inherit what the parent already compiled; a local dask cluster spawns fresh
-interpreters (about a second, then each worker compiles the game once). Dask earns its
-cost across machines (`--scheduler tcp://HOST:8786`, docs/SCALE.md). Measured numbers are
-in docs/SCALE.md.
+and inherit what the parent already compiled; a dask cluster adds a scheduler and a
+network hop per task, which earns its cost across machines (`--scheduler tcp://HOST:8786`).
+Measured numbers are in docs/SCALE.md.
 """
 from __future__ import annotations
 
 import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence
 
 LOCAL = "local"   # --scheduler local: a dask LocalCluster of --workers processes
@@ -48,10 +48,17 @@ def map_batches(fn: Callable[..., Any], batches: Sequence[tuple], *, workers: in
             out.append(fn(*b))
             done(out[-1])
         return out
-    if kind == "processes":
-        return _in_order(_process_pool(fn, batches, workers), len(batches), done)
-    with _DaskClient(scheduler, workers, timeout) as client:
-        return _in_order(_dask(client, fn, batches), len(batches), done)
+    try:
+        if kind == "processes":
+            return _in_order(_process_pool(fn, batches, workers), len(batches), done)
+        with _DaskClient(scheduler, workers, timeout) as client:
+            return _in_order(_dask(client, fn, batches), len(batches), done)
+    except BrokenProcessPool as err:
+        raise ScaleError(f"a worker process died ({err}); run with --workers 1 to see why") from None
+    except ImportError as err:
+        # Raised on a dask worker that lacks Cairn (or another version of it).
+        raise ScaleError(f"a worker could not import what the job needs ({err}): install the same "
+                         "Cairn on every worker") from None
 
 
 def _in_order(pairs: Iterator[tuple[int, Any]], count: int, done: Callable[[Any], None]) -> list[Any]:
@@ -74,11 +81,19 @@ def _process_pool(fn: Callable, batches: Sequence[tuple], workers: int) -> Itera
 
 
 def _dask(client: Any, fn: Callable, batches: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
-    from distributed import as_completed as dask_completed
+    from distributed import KilledWorker, as_completed as dask_completed
     futures = [client.submit(fn, *b, pure=False) for b in batches]
     index = {f.key: i for i, f in enumerate(futures)}
-    for fut in dask_completed(futures):
-        yield index[fut.key], fut.result()
+    try:
+        for fut in dask_completed(futures):
+            yield index[fut.key], fut.result()
+    except KilledWorker as err:
+        raise ScaleError(f"dask workers kept dying on a batch ({err})") from None
+    except RuntimeError as err:
+        if "deserializ" not in str(err):
+            raise
+        raise ScaleError("the dask scheduler or a worker could not read the job: install the same Cairn "
+                         "(and Python) everywhere") from None
 
 
 class _DaskClient:

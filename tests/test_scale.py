@@ -129,3 +129,12 @@ def test_a_worker_with_other_definitions_is_caught(monkeypatch):
     monkeypatch.setattr(batch, "play_range", other)
     with pytest.raises(batch.WorkerMismatch, match="same Cairn"):
         batch.simulate("pig", (), 2, 2, 1, ["random"])
+
+
+def _die(code: int) -> None:
+    os._exit(code)
+
+
+def test_a_dead_worker_is_an_error_not_a_traceback():
+    with pytest.raises(scale.ScaleError, match="worker process died"):
+        scale.map_batches(_die, [(3,), (3,)], workers=2)

@@ -41,12 +41,13 @@ def short_name(game_id: str) -> str:
     return PREFIX + game_id.replace("-", "_")
 
 
-def register(game_id: str, variants: tuple[str, ...] = ()) -> str:
-    """Returns the OpenSpiel short name after registering the game (once; compiles it)."""
-    name = short_name(game_id) + "".join(f"__{v.replace('-', '_')}" for v in variants)
+def register(game: str, variants: tuple[str, ...] = ()) -> str:
+    """Returns the OpenSpiel short name after registering a game id or folder (compiled
+    once; a name already registered is kept)."""
+    compiled = cached(game, tuple(variants))
+    name = short_name(compiled.id) + "".join(f"__{v.replace('-', '_')}" for v in variants)
     if name in pyspiel.registered_names():
         return name
-    compiled = cached(game_id, tuple(variants))
     game_type = pyspiel.GameType(
         short_name=name, long_name=f"Cairn {compiled.name}" + (f" ({', '.join(variants)})" if variants else ""),
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
