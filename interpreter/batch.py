@@ -63,9 +63,11 @@ def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, mas
     # Workers elsewhere find a built-in game by its id in their own Cairn install.
     where = g.id if is_builtin(g) else spec
     keep(where, variants, g)
-    chunk = batch_size(games, workers)
-    spans = [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents))
-             for s in range(0, games, chunk)]
+
+    def spans(workers_there: int) -> list[tuple]:
+        chunk = batch_size(games, workers_there)
+        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents))
+                for s in range(0, games, chunk)]
     done = 0
 
     def tick(batch: list[dict]) -> None:

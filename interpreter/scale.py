@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence
@@ -34,25 +35,33 @@ def backend(workers: int, scheduler: str | None) -> str:
     return "dask"
 
 
-def map_batches(fn: Callable[..., Any], batches: Sequence[tuple], *, workers: int = 1,
+Batches = Sequence[tuple] | Callable[[int], Sequence[tuple]]
+
+
+def map_batches(fn: Callable[..., Any], batches: Batches, *, workers: int = 1,
                 scheduler: str | None = None, on_done: Callable[[Any], None] | None = None,
                 timeout: float = 10.0) -> list[Any]:
-    """Returns [fn(*b) for b in batches], computed where `workers`/`scheduler` say;
-    `on_done` sees each result as it arrives (in any order: for progress only); a dask
-    scheduler not reached within `timeout` seconds is a ScaleError."""
+    """Returns [fn(*b) for b in batches], computed where `workers`/`scheduler` say.
+    `batches` may be a function of the number of workers there are (a running cluster's
+    own count, not `workers`), so work is cut to fit; `on_done` sees each result as it
+    arrives (in any order: for progress only); a dask scheduler not reached within
+    `timeout` seconds is a ScaleError."""
     kind = backend(workers, scheduler)
     done = on_done or (lambda _result: None)
+    cut = batches if callable(batches) else (lambda _n: batches)
     if kind == "serial":
         out = []
-        for b in batches:
+        for b in cut(1):
             out.append(fn(*b))
             done(out[-1])
         return out
     try:
         if kind == "processes":
-            return _in_order(_process_pool(fn, batches, workers), len(batches), done)
+            todo = cut(workers)
+            return _in_order(_process_pool(fn, todo, workers), len(todo), done)
         with _DaskClient(scheduler, workers, timeout) as client:
-            return _in_order(_dask(client, fn, batches), len(batches), done)
+            todo = cut(max(1, len(client.scheduler_info().get("workers", {}))))
+            return _in_order(_dask(client, fn, todo), len(todo), done)
     except BrokenProcessPool as err:
         raise ScaleError(f"a worker process died ({err}); run with --workers 1 to see why") from None
     except ImportError as err:
@@ -70,14 +79,24 @@ def _in_order(pairs: Iterator[tuple[int, Any]], count: int, done: Callable[[Any]
 
 
 def _process_pool(fn: Callable, batches: Sequence[tuple], workers: int) -> Iterator[tuple[int, Any]]:
-    # Fork where the platform has it: workers inherit the parent's compiled games and start
-    # at once (spawn would re-import and recompile in each).
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method()) as pool:
         futures = {pool.submit(fn, *b): i for i, b in enumerate(batches)}
         for fut in as_completed(futures):
             yield futures[fut], fut.result()
+
+
+def _start_method() -> Any:
+    """Returns fork when it is safe: workers inherit the parent's compiled games and start
+    at once. Forking a process that runs other threads can copy a lock another thread
+    holds, and the child hangs (seen here with dask's threads), so then a fork server
+    (or spawn) starts clean workers, each compiling the game once."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["interpreter.batch"])
+    return ctx
 
 
 def _dask(client: Any, fn: Callable, batches: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
@@ -130,13 +149,11 @@ class _DaskClient:
 
 
 def _local_cluster(workers: int) -> Any:
-    """Returns a LocalCluster on loopback, one single-threaded process a worker. Workers
-    are forked where the platform allows (measured: started in 0.4 s holding the parent's
-    compiled games, against 1.7 s and a compile each when spawned)."""
-    import dask
+    """Returns a LocalCluster on loopback, one single-threaded process a worker. Its
+    workers are spawned (dask's default): forking them was four times faster to start,
+    but the parent runs dask's event-loop thread, and a forked worker hung once in six
+    test runs."""
     from distributed import LocalCluster
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with dask.config.set({"distributed.worker.multiprocessing-method": method}):
-        return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
-                            dashboard_address="127.0.0.1:0", worker_dashboard_address=None,
-                            silence_logs=logging.ERROR)
+    return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address="127.0.0.1:0", worker_dashboard_address=None,
+                        silence_logs=logging.ERROR)
