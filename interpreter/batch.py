@@ -1,20 +1,35 @@
 """Many bot games, in one process or several: each game's seed comes from (master seed,
-game index), so the records, and their digest, do not depend on the number of workers."""
+game index), so the records, and their digest, do not depend on the number of workers or
+on where they run (interpreter/scale.py chooses that)."""
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable
 
 from .agents import make_agents
 from .engine import rng
+from .engine.game import CompiledGame
 from .load.build import load_game
-from .records import make_record, play
+from .records import is_builtin, make_record, play
+from .scale import map_batches
 
+# One compiled game per (spec, variants) per process: a worker compiles a game once, not
+# once a batch; forked workers inherit the parent's.
 _GAMES: dict[tuple, Any] = {}
 
 
-def _game(spec: str, variants: tuple[str, ...]) -> Any:
-    key = (spec, variants)
+class WorkerMismatch(Exception):
+    """A worker played other definitions than the caller's (another Cairn or game version)."""
+
+
+def keep(spec: str, variants: tuple[str, ...], game: CompiledGame) -> None:
+    """Remembers a game the caller has already compiled, so this process (and workers
+    forked from it) does not compile it again."""
+    _GAMES[(spec, tuple(variants))] = game
+
+
+def compiled(spec: str, variants: tuple[str, ...] = ()) -> CompiledGame:
+    """Returns the game compiled once in this process (the adapters share it too)."""
+    key = (spec, tuple(variants))
     if key not in _GAMES:
         _GAMES[key] = load_game(spec, list(variants))
     return _GAMES[key]
@@ -23,7 +38,7 @@ def _game(spec: str, variants: tuple[str, ...]) -> Any:
 def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, start: int,
                stop: int, agents: list[str]) -> list[dict]:
     """Returns the records of games start..stop-1 of a batch (compiling the game once here)."""
-    g = _game(spec, variants)
+    g = compiled(spec, variants)
     out = []
     for i in range(start, stop):
         seed = rng.derive(master, i)
@@ -32,28 +47,39 @@ def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, 
     return out
 
 
+def batch_size(games: int, workers: int) -> int:
+    """Returns games per task: about four tasks per worker (so a slow batch does not hold
+    the end back), at most 50 games (progress moves), at least 1."""
+    return max(1, min(50, games // (max(1, workers) * 4) or 1))
+
+
 def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, master: int,
              agents: list[str], workers: int = 1,
-             progress: Callable[[int], None] | None = None) -> list[dict]:
-    """Returns one record per game, in game order."""
-    chunk = max(1, min(50, games // (workers * 4) or 1))
-    spans = [(s, min(s + chunk, games)) for s in range(0, games, chunk)]
+             progress: Callable[[int], None] | None = None,
+             scheduler: str | None = None) -> list[dict]:
+    """Returns one record per game, in game order; `scheduler` is None (this machine:
+    `workers` processes), 'local' (a dask LocalCluster of `workers`) or a dask address."""
+    g = compiled(spec, variants)
+    # Workers elsewhere find a built-in game by its id in their own Cairn install.
+    where = g.id if is_builtin(g) else spec
+    keep(where, variants, g)
+
+    def spans(workers_there: int) -> list[tuple]:
+        chunk = batch_size(games, workers_there)
+        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents))
+                for s in range(0, games, chunk)]
     done = 0
-    if workers <= 1:
-        records: list[dict] = []
-        for start, stop in spans:
-            records.extend(play_range(spec, variants, players, master, start, stop, agents))
-            done += stop - start
-            if progress:
-                progress(done)
-        return records
-    results: dict[int, list[dict]] = {}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(play_range, spec, variants, players, master, s, e, agents): s
-                   for s, e in spans}
-        for fut in as_completed(futures):
-            results[futures[fut]] = fut.result()
-            done += len(results[futures[fut]])
-            if progress:
-                progress(done)
-    return [r for s, _e in spans for r in results[s]]
+
+    def tick(batch: list[dict]) -> None:
+        nonlocal done
+        done += len(batch)
+        if progress:
+            progress(done)
+    results = map_batches(play_range, spans, workers=workers, scheduler=scheduler, on_done=tick)
+    records = [r for batch in results for r in batch]
+    for r in records:
+        if r.get("definitions_sha256") != g.content_hash:
+            raise WorkerMismatch(f"a worker played definitions {str(r.get('definitions_sha256'))[:12]}..., "
+                                 f"not these ({g.content_hash[:12]}...): install the same Cairn and "
+                                 "definitions on every worker")
+    return records

@@ -56,7 +56,9 @@ def progress(total: int, what: str, enabled: bool) -> Iterator[Callable[[int], N
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     console = Console(file=sys.stderr, no_color=bool(os.environ.get("NO_COLOR")))
+    # Redrawn on each update, not by a thread of its own: a process with one thread can
+    # fork its workers safely (interpreter/scale.py).
     with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as bar:
+                  console=console, transient=True, auto_refresh=False) as bar:
         task = bar.add_task(what, total=total)
-        yield lambda done: bar.update(task, completed=done)
+        yield lambda done: bar.update(task, completed=done, refresh=True)

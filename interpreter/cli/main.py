@@ -136,7 +136,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here at the end")
 
     p = _sub(sub, "simulate", "many bot games: statistics and a digest that only depends on the seed",
-             ["cairn simulate my-game --games 50", "cairn simulate my-game --players 4 --games 200 --workers 2 --json"],
+             ["cairn simulate my-game --games 50", "cairn simulate my-game --players 4 --games 200 --workers 2 --json",
+              "cairn simulate my-game --games 2000 --scheduler tcp://HOST:8786"],
              cmd_simulate)
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="players a game (default: the fewest allowed)")
@@ -147,6 +148,9 @@ def parser() -> argparse.ArgumentParser:
                    help="bots per seat, comma separated, the last repeated (default random), e.g. random,first")
     p.add_argument("--workers", type=int, default=1, metavar="K",
                    help="processes to play in; same results for any number (default 1)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play on dask: tcp://HOST:8786 for a running scheduler (docs/SCALE.md), "
+                        "or 'local' for a local dask cluster of --workers processes; same results")
     p.add_argument("--records", metavar="FILE", help="write every game record here, one JSON object a line")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _json(p)

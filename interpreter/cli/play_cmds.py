@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 from ..agents import AGENTS
-from ..batch import simulate
+from ..batch import WorkerMismatch, keep, simulate
 from ..terminal.session import Quit, Session, load_save
 from ..records import digest, make_record, replay, shape_problem
+from ..scale import ScaleError, backend
 from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
 
 
@@ -105,11 +106,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for a in agents:
         if a not in AGENTS:
             raise UsageError(f"unknown agent '{a}'; known: {', '.join(AGENTS)}")
+    try:
+        where = backend(args.workers, args.scheduler)
+    except ScaleError as err:
+        raise UsageError(f"--scheduler: {err}") from None
     records_path = _record_path(args.records)
+    spec = str(game_folder(args.game))
+    keep(spec, tuple(args.variant), g)   # compiled once here; forked workers inherit it
     start = time.perf_counter()
-    with progress(args.games, f"{g.id} {plural(n, 'player')}", colour_ok() and not args.quiet) as tick:
-        records = simulate(str(game_folder(args.game)), tuple(args.variant), n, args.games, args.seed, agents,
-                           workers=args.workers, progress=tick)
+    try:
+        with progress(args.games, f"{g.id} {plural(n, 'player')}", colour_ok() and not args.quiet) as tick:
+            records = simulate(spec, tuple(args.variant), n, args.games, args.seed, agents,
+                               workers=args.workers, progress=tick, scheduler=args.scheduler)
+    except (ScaleError, WorkerMismatch) as err:
+        print(f"cairn: {err}", file=sys.stderr)
+        return 1
     elapsed = time.perf_counter() - start
     if records_path:
         # One game record per line: `cairn replay` checks them all.
@@ -130,7 +141,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
            "mean_turns": round(sum(r["turns"] for r in records) / len(records), 3),
            "mean_decisions": round(sum(len(r["actions"]) for r in records) / len(records), 3),
            "wins_by_seat": wins, "mean_score_by_seat": [round(s / len(records), 3) for s in scores],
-           "digest": digest(records), "seconds": round(elapsed, 3), "workers": args.workers,
+           "digest": digest(records), "seconds": round(elapsed, 3), "workers": args.workers, "backend": where,
            "playouts_per_s": round(len(records) / elapsed, 2) if elapsed > 0 else None}
     if args.json:
         print(json.dumps(out, ensure_ascii=False))

@@ -1,0 +1,89 @@
+"""What both adapters need: the fixed action bound, the deal drawn by chance, and what a
+seat may see (always through the engine's own views, never the raw state).
+
+Action bound: a Cairn decision is a numbered list of options whose length depends on the
+position, while OpenSpiel and PettingZoo want one fixed action space. `ACTION_BOUND` is
+that size (an action is an option's index). The largest decision met in random playouts
+of every shipped game at every player count is far below 256 (docs/ADAPTERS.md has the
+measured numbers). A decision with more options than the bound is refused with an
+`ActionBoundError` naming the bound to raise (a game parameter), never silently cut.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ..engine import rng
+from ..engine.game import CompiledGame, GameState
+
+ACTION_BOUND = 256
+DEALS = 1024          # chance picks one of this many seeds at the start (a game parameter)
+
+
+class ActionBoundError(ValueError):
+    """A decision has more options than the adapter's fixed action space."""
+
+
+def deal_seed(rng_seed: int, deal: int) -> int:
+    """Returns the Cairn seed of chance outcome `deal` (a family of deals per rng_seed)."""
+    return rng.derive(rng_seed, deal)
+
+
+def legal(state: GameState, bound: int) -> list[int]:
+    """Returns the legal option indices, refusing a decision larger than the bound."""
+    actions = state.legal_actions()
+    if len(actions) > bound:
+        raise ActionBoundError(f"{state.game.id}: a decision has {len(actions)} options, more than the "
+                               f"action bound {bound}: raise max_actions (an OpenSpiel game parameter, a PettingZoo env argument)")
+    return actions
+
+
+def observation_text(state: GameState, player: int) -> str:
+    """Returns what `player` sees now, as canonical JSON (Cairn's own view: hidden places
+    as counts, others' private data and options left out; the log is history, not now)."""
+    seen = state.observation(player)
+    seen.pop("log", None)
+    return json.dumps(seen, sort_keys=True, ensure_ascii=False)
+
+
+def information_text(state: GameState, player: int, own: list[int]) -> str:
+    """Returns `player`'s information state: what they see now (whose visible log keeps
+    the public past) plus every choice they made themselves (perfect recall)."""
+    return json.dumps({"seen": state.observation(player), "my_choices": own}, sort_keys=True, ensure_ascii=False)
+
+
+def label(state: GameState, action: int) -> str:
+    """Returns an option's label when it is legal now, else 'option N'."""
+    try:
+        return state.action_to_string(action)
+    except ValueError:
+        return f"option {action}"
+
+
+def hashed_features(text: str, size: int) -> Any:
+    """Returns a fixed-size float32 vector of counts: each `key=value` leaf of the JSON
+    view hashed (BLAKE2, so the same on every run and machine) into one of `size` slots."""
+    import numpy as np
+    out = np.zeros(size, np.float32)
+    for token in _leaves(json.loads(text), ""):
+        h = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little")
+        out[h % size] += 1.0
+    return out
+
+
+def _leaves(value: Any, path: str) -> list[str]:
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in _leaves(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        # Position matters in a list (a track, a hand's order) and so does its length.
+        return [f"{path}#len={len(value)}"] + [t for i, v in enumerate(value) for t in _leaves(v, f"{path}[{i}]")]
+    return [f"{path}={json.dumps(value)}"]
+
+
+def players_of(game: CompiledGame, players: int | None) -> int:
+    """Returns a valid player count (the game's fewest for None)."""
+    n = game.min_players if players is None else int(players)
+    if not game.min_players <= n <= game.max_players:
+        raise ValueError(f"{game.id} takes {game.min_players}-{game.max_players} players, got {n}")
+    return n
