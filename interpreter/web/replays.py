@@ -6,14 +6,13 @@ Only games in the server's catalogue replay (the record names its game by id), a
 with the definitions it was played with (the record's sha256)."""
 from __future__ import annotations
 
-import secrets
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.game import CompiledGame, GameState
 from ..records import shape_problem
 from ..words import plural
+from .shelf import Shelf
 from .games import Catalogue, WebError
 
 STRIDE = 20
@@ -83,26 +82,6 @@ def open_record(catalogue: Catalogue, record: Any) -> Replay:
     return rep
 
 
-class Replays:
+def Replays(limit: int = MAX_REPLAYS) -> Shelf[Replay]:
     """Token -> replay, at most MAX_REPLAYS (the least recently used is dropped)."""
-
-    def __init__(self, limit: int = MAX_REPLAYS):
-        self.limit = limit
-        self._replays: OrderedDict[str, Replay] = OrderedDict()
-
-    def add(self, rep: Replay) -> str:
-        token = secrets.token_urlsafe(12)
-        self._replays[token] = rep
-        while len(self._replays) > self.limit:
-            self._replays.popitem(last=False)
-        return token
-
-    def get(self, token: str) -> Replay:
-        rep = self._replays.get(token)
-        if rep is None:
-            raise WebError("no such replay on this server (it may have been closed to make room): open it again", 404)
-        self._replays.move_to_end(token)
-        return rep
-
-    def summaries(self) -> list[dict]:
-        return [r.summary(k) for k, r in reversed(self._replays.items())]
+    return Shelf(limit, "no such replay on this server (it may have been closed to make room): open it again")

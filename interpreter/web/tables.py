@@ -7,7 +7,6 @@ over. Undo is interpreter/undo.py's, the terminal's own: the game replayed from 
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +15,7 @@ from ..engine.game import CompiledGame, GameState
 from ..records import make_record
 from ..undo import Checkpoint, checkpoint, undo
 from ..words import span
+from .shelf import Shelf
 from .games import WebError
 
 MAX_TABLES = 32
@@ -99,26 +99,6 @@ def new_table(g: CompiledGame, players: Any, seat: Any, bot: Any, seed: Any) -> 
     return table
 
 
-class Tables:
+def Tables(limit: int = MAX_TABLES) -> Shelf[Table]:
     """Token -> table, at most MAX_TABLES (the least recently used is dropped)."""
-
-    def __init__(self, limit: int = MAX_TABLES):
-        self.limit = limit
-        self._tables: OrderedDict[str, Table] = OrderedDict()
-
-    def add(self, table: Table) -> str:
-        token = secrets.token_urlsafe(12)
-        self._tables[token] = table
-        while len(self._tables) > self.limit:
-            self._tables.popitem(last=False)
-        return token
-
-    def get(self, token: str) -> Table:
-        table = self._tables.get(token)
-        if table is None:
-            raise WebError("no such game on this server (it may have been closed to make room): start a new one", 404)
-        self._tables.move_to_end(token)
-        return table
-
-    def summaries(self) -> list[dict]:
-        return [t.summary(k) for k, t in reversed(self._tables.items())]
+    return Shelf(limit, "no such game on this server (it may have been closed to make room): start a new one")
