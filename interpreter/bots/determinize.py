@@ -2,11 +2,13 @@
 seat observes, never read from the true arrangement (determinization, as in ISMCTS).
 
 What is redrawn, and why each part:
-- objects in places the seat cannot see are pooled, sorted by id (so the true order does
-  not leak), shuffled with the bot's own RNG and dealt back into those same slots; each
-  place keeps its count. Objects are only exchanged within a group a seat could confuse
-  face down: the same kind, and the same value of each property the game names in
-  `scoring.bots.tell_apart` for that kind (e.g. a clan deck's clan);
+- objects in places the seat cannot see are pooled by group, sorted by id (so the true
+  order does not leak), shuffled with the bot's own RNG and dealt back: each place keeps
+  how many objects of each group it holds, and a place holding several groups is put in
+  a fresh random order. A group is what a seat could confuse face down: the same kind,
+  and the same value of each property the game names in `scoring.bots.tell_apart` for
+  that kind (e.g. a clan deck's clan and role: a seat knows its clan deck holds its
+  leader, not where);
 - other seats' private variables go back to their declared start values;
 - a simultaneous step's secret choices already made by other seats are forgotten and
   those seats are asked again after the current one (the structure's `#c:`/`#o:` locals);
@@ -64,22 +66,34 @@ class Sampler:
         return GameState(g, e)
 
     def _redeal(self, e: dict, seat: int, r: dict) -> None:
-        slots: dict[tuple, list[tuple[str, int]]] = {}
+        """Deals the hidden objects again: each place keeps how many of each group it
+        holds; which ones, and their order in the place, come from the bot's RNG."""
+        places, loc, group = e["places"], e["loc"], self._group
+        hidden = [p for p in self.hidden_places(e["n"], seat) if places[p]]
         pools: dict[tuple, list[str]] = {}
-        places = e["places"]
-        for place in self.hidden_places(e["n"], seat):
-            for i, obj in enumerate(places[place]):
-                key = self._group[obj]
-                slots.setdefault(key, []).append((place, i))
+        counts: list[dict[tuple, int]] = []
+        for place in hidden:
+            here: dict[tuple, int] = {}
+            for obj in places[place]:
+                key = group[obj]
                 pools.setdefault(key, []).append(obj)
-        loc = e["loc"]
-        for key, pool in pools.items():
-            if len(pool) < 2:
-                continue
+                here[key] = here.get(key, 0) + 1
+            counts.append(here)
+        for key in sorted(pools):       # in a fixed order: the RNG draws must not follow the true one
+            pool = pools[key]
             pool.sort()
             rng.shuffle(r, pool)
-            for (place, i), obj in zip(slots[key], pool):
-                places[place][i] = obj
+        for place, here in zip(hidden, counts):
+            new: list[str] = []
+            for key in sorted(here):
+                pool = pools[key]
+                new.extend(pool[-here[key]:])
+                del pool[-here[key]:]
+            if len(here) > 1:
+                new.sort()
+                rng.shuffle(r, new)
+            places[place] = new
+            for obj in new:
                 loc[obj] = place
 
 

@@ -120,7 +120,7 @@ def parser() -> argparse.ArgumentParser:
              cmd_play)
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: as many as --seats)")
-    p.add_argument("--seats", metavar="LIST", help="who plays each seat: human, random or first, "
+    p.add_argument("--seats", metavar="LIST", help="who plays each seat: human, random, first, greedy or mcts:N, "
                    "comma separated (default human,random,...), e.g. --seats human,random")
     _variant(p)
     p.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: a random one, printed)")
@@ -141,8 +141,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0)")
     _variant(p)
-    p.add_argument("--agents", default="random", metavar="LIST",
-                   help="bots per seat, comma separated, the last repeated (default random), e.g. random,first")
+    p.add_argument("--agents", "--seats", dest="agents", default="random", metavar="LIST",
+                   help="bots per seat, comma separated, the last repeated (default random): random, first, "
+                        "greedy, mcts:N (N playouts a move; options :depth=D:c=C), e.g. --seats mcts:200,random")
+    p.add_argument("--rotate", action="store_true",
+                   help="turn the seats game by game, so each seat position gets each bot equally")
     p.add_argument("--workers", type=int, default=1, metavar="K",
                    help="processes to play in; same results for any number (default 1)")
     p.add_argument("--records", metavar="FILE", help="write every game record here, one JSON object a line")
