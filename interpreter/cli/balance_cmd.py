@@ -45,20 +45,18 @@ def cmd_balance(args: argparse.Namespace) -> int:
             out.append((rep, records))
     base, base_records = out[0]
     shift = compare(base, out[1][0], base_records, out[1][1], defs(g)) if other else None
+    data = {"base": base, **({"variant": out[1][0], "shift": shift} if other else {})}
+    text = render(base)
+    if other:
+        text += "\n\n" + render(out[1][0]) + "\n\n" + render_compare(shift, [s["name"] for s in base["seats"]])
     if args.html:
         try:
             page = html_report.write(Path(args.html), base, out[1][0] if other else None, shift)
         except html_report.NoPlots as err:
             raise UsageError(str(err)) from None
-        print(f"report written to {page}", file=sys.stderr)
-    if args.json:
-        print(json.dumps({"base": base, **({"variant": out[1][0], "shift": shift} if other else {})},
-                         ensure_ascii=False))
-    else:
-        print(render(base))
-        if other:
-            print()
-            print(render(out[1][0]))
-            print()
-            print(render_compare(shift, [s["name"] for s in base["seats"]]))
+        # The page's data beside it, to diff two runs or read the full object table.
+        (page.parent / "report.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
+        (page.parent / "report.txt").write_text(text + "\n", "utf-8")
+        print(f"report written to {page} (with report.json and report.txt)", file=sys.stderr)
+    print(json.dumps(data, ensure_ascii=False) if args.json else text)
     return 0

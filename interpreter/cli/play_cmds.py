@@ -26,13 +26,14 @@ def _seats(spec: str | None, n: int | None, default: str) -> list[str]:
     return names
 
 
-def check_bot(spec: str, also: str = "") -> None:
+def check_bot(spec: str, also: str = "", what: str = "seat kind") -> None:
     """Raises a usage error for a seat spec that names no bot or bad options."""
     try:
         parse_seat(spec)
     except ValueError as err:
         if str(err).startswith("unknown bot"):
-            raise UsageError(f"unknown seat kind '{spec}'; use {also}one of {', '.join(AGENTS)} "
+            use = f"use {also}one of" if what == "seat kind" else "known:"
+            raise UsageError(f"unknown {what} '{spec}'; {use} {', '.join(AGENTS)} "
                              "(mcts takes options: mcts:500:depth=30)") from None
         raise UsageError(str(err)) from None
 
@@ -114,7 +115,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--workers must be at least 1")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
-        check_bot(a)
+        check_bot(a, what="agent")
     records_path = _record_path(args.records)
     start = time.perf_counter()
     with progress(args.games, f"{g.id} {plural(n, 'player')}", colour_ok() and not args.quiet) as tick:
