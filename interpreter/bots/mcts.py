@@ -10,7 +10,6 @@ without search. Seeded: the same seed and position give the same move.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ..engine import rng
 from ..engine.game import GameState
@@ -108,6 +107,3 @@ class MctsAgent:
     def set_state(self, saved: dict) -> None:
         self._d = {"rng": int(saved["rng"])}
 
-
-def describe(agent: Any) -> str:
-    return f"mcts:{agent.playouts}:depth={agent.depth}:c={agent.c}"

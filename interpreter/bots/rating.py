@@ -2,7 +2,6 @@
 else the final-score formula) per seat, and a reward in [0, 1] per seat for search."""
 from __future__ import annotations
 
-from typing import Any
 
 from ..engine.game import GameState
 from ..lang.runtime import Ctx, RuntimeProblem
@@ -64,7 +63,3 @@ def forced(state: GameState, limit: int = 10_000) -> None:
         state.apply_action(0)
         limit -= 1
 
-
-def describe(game: Any) -> str:
-    """Returns which formula the bots rate this game by (for reports)."""
-    return "scoring.bots.heuristic" if game.heuristic else "the score formula"
