@@ -171,3 +171,10 @@ def test_heuristics_and_rewards(games):
     assert s.scores() == [0, 0, 0] and not s.is_terminal()
     r = rewards(s)
     assert all(0.0 <= x <= 1.0 for x in r) and abs(sum(r) - 1.5) < 1e-9
+
+
+def test_rotated_seats_do_not_depend_on_workers():
+    one = simulate("tic-tac-toe", (), 2, 6, 9, ["greedy", "random"], workers=1, rotate=True)
+    two = simulate("tic-tac-toe", (), 2, 6, 9, ["greedy", "random"], workers=2, rotate=True)
+    assert one == two
+    assert [r["agents"] for r in one[:3]] == [["greedy", "random"], ["random", "greedy"], ["greedy", "random"]]
