@@ -178,3 +178,20 @@ def test_rotated_seats_do_not_depend_on_workers():
     two = simulate("tic-tac-toe", (), 2, 6, 9, ["greedy", "random"], workers=2, rotate=True)
     assert one == two
     assert [r["agents"] for r in one[:3]] == [["greedy", "random"], ["random", "greedy"], ["greedy", "random"]]
+
+
+def test_bot_hints_are_checked_at_load(tmp_path):
+    import shutil
+    from interpreter.diagnostics import DefinitionError
+    from interpreter.load.files import definitions_root
+    folder = tmp_path / "pig-copy"
+    shutil.copytree(definitions_root() / "pig", folder)
+    game = folder / "game.yaml"
+    text = game.read_text("utf-8")
+    assert "    heuristic: me.score\n" in text
+    game.write_text(text.replace("    heuristic: me.score\n",
+                                 "    heuristic: me.score\n    tell_apart: {dye: [colour]}\n"), "utf-8")
+    with pytest.raises(DefinitionError) as err:
+        load_game(folder)
+    (diag,) = err.value.diagnostics
+    assert "tell_apart names kind 'dye'" in str(diag) and "game.yaml:" in str(diag)
