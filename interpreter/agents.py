@@ -1,4 +1,6 @@
-"""Bots that fill seats: each decides from the legal options alone, with its own seeded RNG."""
+"""Bots that fill seats, and the seat registry: random and first decide from the legal
+options alone, each with its own seeded RNG; greedy and mcts (interpreter/bots/) search
+on samples of what their seat may know. A seat spec is a name with options: `mcts:500:depth=20`."""
 from __future__ import annotations
 
 from typing import Protocol
