@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .agents import make_agents
+from .agents import make_agents, rotated
 from .engine import rng
 from .engine.game import CompiledGame
 from .load.build import load_game
@@ -36,14 +36,17 @@ def compiled(spec: str, variants: tuple[str, ...] = ()) -> CompiledGame:
 
 
 def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, start: int,
-               stop: int, agents: list[str]) -> list[dict]:
-    """Returns the records of games start..stop-1 of a batch (compiling the game once here)."""
+               stop: int, agents: list[str], rotate: bool = False) -> list[dict]:
+    """Returns the records of games start..stop-1 of a batch (compiling the game once here);
+    with `rotate`, game i seats the bots turned by i (agents.rotated), and its record
+    names the bot of each seat."""
     g = compiled(spec, variants)
     out = []
     for i in range(start, stop):
         seed = rng.derive(master, i)
-        state = play(g, players, seed, make_agents(agents, players, seed), log=False)
-        out.append(make_record(state, agents))
+        seats = rotated(agents, players, i) if rotate else agents
+        state = play(g, players, seed, make_agents(seats, players, seed), log=False)
+        out.append(make_record(state, seats))
     return out
 
 
@@ -56,9 +59,10 @@ def batch_size(games: int, workers: int) -> int:
 def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, master: int,
              agents: list[str], workers: int = 1,
              progress: Callable[[int], None] | None = None,
-             scheduler: str | None = None) -> list[dict]:
+             scheduler: str | None = None, rotate: bool = False) -> list[dict]:
     """Returns one record per game, in game order; `scheduler` is None (this machine:
-    `workers` processes), 'local' (a dask LocalCluster of `workers`) or a dask address."""
+    `workers` processes), 'local' (a dask LocalCluster of `workers`) or a dask address;
+    with `rotate` the seats turn game by game."""
     g = compiled(spec, variants)
     # Workers elsewhere find a built-in game by its id in their own Cairn install.
     where = g.id if is_builtin(g) else spec
@@ -66,7 +70,7 @@ def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, mas
 
     def spans(workers_there: int) -> list[tuple]:
         chunk = batch_size(games, workers_there)
-        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents))
+        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents), rotate)
                 for s in range(0, games, chunk)]
     done = 0
 

@@ -154,7 +154,15 @@ DEFS: dict[str, Any] = {
     "structure": {"type": "array", "items": L("node"), "minItems": 1, "maxItems": 200},
     "scoring": obj({"score": L("expr"), "tiebreak": {"type": "array", "items": L("expr"), "maxItems": 10},
                     "doc": {"type": "string"}, "rule": L("rule"),
-                    "win_if": {**TEXT, "description": "a seat with the best score wins only if this holds for it"}},
+                    "win_if": {**TEXT, "description": "a seat with the best score wins only if this holds for it"},
+                    "bots": obj({"heuristic": {**L("expr"), "description": "how bots rate a seat's standing "
+                                               "mid-game (default: the score formula); higher is better"},
+                                 "tell_apart": {**table({"type": "array", "items": L("name"), "maxItems": 20}, ID),
+                                                "description": "by kind: the properties a seat can tell on a "
+                                                "face-down object (bots sample hidden objects only among those "
+                                                "alike in them)"},
+                                 "doc": {"type": "string"}},
+                                doc="hints for the bots (greedy, mcts); no rule reads them")},
                    ("score",)),
     "vars": obj({"game": table(L("value")), "player": table(L("value")),
                  "private": {"type": "array", "items": L("name")},

@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, resume, simulate, replay, draw, serve.
+"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, resume, simulate, balance, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -17,6 +17,7 @@ from .common import UsageError
 from .draw_cmd import cmd_draw
 from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_rules, cmd_scenarios,
                            cmd_validate, validate_targets)
+from .balance_cmd import cmd_balance
 from .play_cmds import cmd_play, cmd_replay, cmd_resume, cmd_simulate
 from .serve_cmd import cmd_serve
 
@@ -122,7 +123,7 @@ def parser() -> argparse.ArgumentParser:
              cmd_play)
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: as many as --seats)")
-    p.add_argument("--seats", metavar="LIST", help="who plays each seat: human, random or first, "
+    p.add_argument("--seats", metavar="LIST", help="who plays each seat: human, random, first, greedy or mcts:N, "
                    "comma separated (default human,random,...), e.g. --seats human,random")
     _variant(p)
     p.add_argument("--seed", type=int, metavar="S", help="the game's seed (default: a random one, printed)")
@@ -144,14 +145,38 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0)")
     _variant(p)
-    p.add_argument("--agents", default="random", metavar="LIST",
-                   help="bots per seat, comma separated, the last repeated (default random), e.g. random,first")
+    p.add_argument("--agents", "--seats", dest="agents", default="random", metavar="LIST",
+                   help="bots per seat, comma separated, the last repeated (default random): random, first, "
+                        "greedy, mcts:N (N playouts a move; options :depth=D:c=C), e.g. --seats mcts:200,random")
+    p.add_argument("--rotate", action="store_true",
+                   help="turn the seats game by game, so each seat position gets each bot equally")
     p.add_argument("--workers", type=int, default=1, metavar="K",
                    help="processes to play in; same results for any number (default 1)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="play on dask: tcp://HOST:8786 for a running scheduler (docs/SCALE.md), "
                         "or 'local' for a local dask cluster of --workers processes; same results")
     p.add_argument("--records", metavar="FILE", help="write every game record here, one JSON object a line")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _json(p)
+
+    p = _sub(sub, "balance", "bot games with seats rotated: win rates by seat and bot with 95% intervals, "
+             "scores, game lengths, per-object statistics; a variant against the base",
+             ["cairn balance my-game --games 200", "cairn balance my-game --seats mcts:100,random --games 40 --json",
+              "cairn balance my-game --compare my-expansion --games 200 --html report/"], cmd_balance)
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
+    p.add_argument("--players", type=int, metavar="N", help="players a game (default 2, or the nearest the game allows)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0)")
+    _variant(p)
+    p.add_argument("--compare", action="append", default=[], metavar="V",
+                   help="also play with this variant or expansion added and report what it shifts (repeatable)")
+    p.add_argument("--seats", default="random", metavar="LIST",
+                   help="bots, comma separated, the last repeated, rotated game by game (default random), "
+                        "e.g. --seats mcts:100,greedy,random")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="processes to play in (default 1)")
+    p.add_argument("--scheduler", metavar="ADDR", help="hand the games to a dask scheduler at this address")
+    p.add_argument("--html", metavar="DIR", help="also write index.html and its PNG plots into this folder "
+                   "(needs matplotlib: pip install 'cairn[balance]')")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _json(p)
 

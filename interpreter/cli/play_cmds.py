@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..agents import AGENTS
+from ..agents import AGENTS, parse_seat
 from ..batch import WorkerMismatch, keep, simulate
 from ..terminal.session import Quit, Session, load_save
 from ..records import digest, make_record, replay, shape_problem
@@ -22,9 +22,21 @@ def _seats(spec: str | None, n: int | None, default: str) -> list[str]:
     if spec and n is not None and len(names) != n:
         raise UsageError(f"--seats names {plural(len(names), 'seat')} but --players asks for {n}")
     for s in names:
-        if s != "human" and s not in AGENTS:
-            raise UsageError(f"unknown seat kind '{s}'; use human or one of {', '.join(AGENTS)}")
+        if s != "human":
+            check_bot(s, "human or ")
     return names
+
+
+def check_bot(spec: str, also: str = "", what: str = "seat kind") -> None:
+    """Raises a usage error for a seat spec that names no bot or bad options."""
+    try:
+        parse_seat(spec)
+    except ValueError as err:
+        if str(err).startswith("unknown bot"):
+            use = f"use {also}one of" if what == "seat kind" else "known:"
+            raise UsageError(f"unknown {what} '{spec}'; {use} {', '.join(AGENTS)} "
+                             "(mcts takes options: mcts:500:depth=30)") from None
+        raise UsageError(str(err)) from None
 
 
 def _record_path(path: str | None, option: str = "--record") -> Path | None:
@@ -104,8 +116,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--workers must be at least 1")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
-        if a not in AGENTS:
-            raise UsageError(f"unknown agent '{a}'; known: {', '.join(AGENTS)}")
+        check_bot(a, what="agent")
     try:
         where = backend(args.workers, args.scheduler)
     except ScaleError as err:
@@ -117,7 +128,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         with progress(args.games, f"{g.id} {plural(n, 'player')}", colour_ok() and not args.quiet) as tick:
             records = simulate(spec, tuple(args.variant), n, args.games, args.seed, agents,
-                               workers=args.workers, progress=tick, scheduler=args.scheduler)
+                               workers=args.workers, progress=tick, scheduler=args.scheduler, rotate=args.rotate)
     except (ScaleError, WorkerMismatch) as err:
         print(f"cairn: {err}", file=sys.stderr)
         return 1
@@ -141,6 +152,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
            "mean_turns": round(sum(r["turns"] for r in records) / len(records), 3),
            "mean_decisions": round(sum(len(r["actions"]) for r in records) / len(records), 3),
            "wins_by_seat": wins, "mean_score_by_seat": [round(s / len(records), 3) for s in scores],
+           **({"win_rate_by_bot": by_bot(records)} if args.rotate or len(set(agents)) > 1 else {}),
            "digest": digest(records), "seconds": round(elapsed, 3), "workers": args.workers, "backend": where,
            "playouts_per_s": round(len(records) / elapsed, 2) if elapsed > 0 else None}
     if args.json:
@@ -149,6 +161,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for k, v in out.items():
             print(f"{k:20} {v}")
     return 0 if len(finished) == len(records) else 1
+
+
+def by_bot(records: list[dict]) -> dict:
+    """Returns each bot's share of wins over the seats it held (a shared win split), with
+    its Wilson 95% interval; `baseline` is what equal bots would get (1 / players)."""
+    from ..balance.stats import rate, share
+    won: dict[str, float] = {}
+    seats: dict[str, int] = {}
+    for r in records:
+        names = r["agents"] or ["random"]
+        for p in range(r["players"]):
+            bot = names[min(p, len(names) - 1)]
+            won[bot] = won.get(bot, 0.0) + share(r, p)
+            seats[bot] = seats.get(bot, 0) + 1
+    n = records[0]["players"] if records else 1
+    return {bot: {**rate(won[bot], seats[bot]), "baseline": round(1 / n, 4)} for bot in seats}
 
 
 class BadRecord(Exception):

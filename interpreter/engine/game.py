@@ -81,6 +81,8 @@ class CompiledGame:
     _zone_places: dict = field(default_factory=dict, repr=False)
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
     terminal: dict = field(default_factory=dict)              # terminal.yaml's hints (interpreter/terminal/)
+    heuristic: Callable | None = None                         # scoring.bots.heuristic: bots' mid-game rating
+    tell_apart: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> props seen face down (bots)
 
     def objects_of_kind(self, kind: str | None) -> tuple[str, ...]:
         """Returns object ids of one kind (all objects for None), in definition order."""

@@ -114,6 +114,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     if cx.trace:
         functions = {k: _traced(k, f) for k, f in functions.items()}
     scoring = _scoring(cx)
+    heuristic, tell_apart = _bot_hints(cx, {k for _o, k, _s in world.components})
     _check_vars(cx)
     terminal.check_hints(cx, functions, world.props)
     if cx.diags:
@@ -131,6 +132,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
         player_vars=_defaults(spec.player_vars, params), private_vars=set(spec.private),
         game_vars=_defaults(spec.game_vars, params),
         score=scoring[0], tiebreaks=scoring[1], win_if=scoring[2], abilities=table,
+        heuristic=heuristic, tell_apart=tell_apart,
         internal_vars=set(spec.internal), legend=spec.legend,
         player_names=list(meta.get("player_names", [])),
         step_budget=spec.limits.get("steps", 200_000), work_budget=spec.limits.get("work", WORK_BUDGET),
@@ -313,6 +315,23 @@ def _scoring(cx: Compiling) -> tuple[Any, list, Any]:
     ties = [cx.expression(t, src.at("tiebreak", i), ("me",)) for i, t in enumerate(scoring.get("tiebreak", []))]
     win_if = cx.expression(scoring["win_if"], src.at("win_if"), ("me",)) if "win_if" in scoring else None
     return score, ties, win_if
+
+
+def _bot_hints(cx: Compiling, kinds: set[str]) -> tuple[Any, dict[str, tuple[str, ...]]]:
+    """Returns the bots' hints in scoring.bots: the heuristic (compiled like the score, with
+    `me`) and, by kind, the properties a seat can tell on a face-down object; a kind the
+    game does not have is a problem at load."""
+    scoring, src = cx.spec.scoring
+    bots = scoring.get("bots") or {}
+    here = src.at("bots")
+    heuristic = cx.expression(bots["heuristic"], here.at("heuristic"), ("me",)) if "heuristic" in bots else None
+    tell: dict[str, tuple[str, ...]] = {}
+    for kind, props in (bots.get("tell_apart") or {}).items():
+        if kind not in kinds:
+            cx.diags.append(here.diag(f"tell_apart names kind '{kind}', which no component has"
+                                      + suggest(kind, kinds), ("tell_apart", kind), at_key=True))
+        tell[kind] = tuple(props)
+    return heuristic, tell
 
 
 def _check_vars(cx: Compiling) -> None:

@@ -1,0 +1,1 @@
+"""Balance reports: many bot games summarised with intervals (cairn balance)."""

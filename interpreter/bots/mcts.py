@@ -1,0 +1,109 @@
+"""UCT search over the state API, determinized for hidden information (ISMCTS, single
+observer): every playout starts from a fresh sample of what the seat cannot see, so the
+bot never reads the true hidden state; one tree is shared by all samples, and a child's
+exploration term counts how often it was available (Cowling, Powley and Whitehouse 2012).
+
+Playouts are random and cut after `depth` decisions (0: played to the end), the position
+then rated by the game's heuristic (bots/rating.py). Decisions with one option are played
+without search. Seeded: the same seed and position give the same move.
+"""
+from __future__ import annotations
+
+import math
+
+from ..engine import rng
+from ..engine.game import GameState
+from .determinize import Sampler
+from .rating import forced, rewards
+
+PLAYOUT_LIMIT = 100_000     # decisions in one playout, a guard against a game that never ends
+
+
+class _Node:
+    __slots__ = ("children", "visits", "value", "avail", "player")
+
+    def __init__(self, player: int):
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.value = 0.0          # sum of rewards of `player`, who chose the move into here
+        self.avail = 1
+        self.player = player
+
+
+class MctsAgent:
+    """Determinized UCT with a budget of playouts a move: `mcts:500`, options
+    `depth=D` (decisions a playout runs before it is rated; 0 to the end) and `c=C`
+    (exploration constant), e.g. `mcts:200:depth=40:c=0.7`."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int, playouts: int = 200, depth: int = 30, c: float = 0.7):
+        if playouts < 1 or depth < 0 or c < 0:
+            raise ValueError(f"mcts needs playouts >= 1, depth >= 0, c >= 0; got {playouts}, {depth}, {c}")
+        self.playouts, self.depth, self.c = int(playouts), int(depth), float(c)
+        self._d = {"rng": rng.seed_state(seed)}
+        self._sampler: Sampler | None = None
+
+    def step(self, state: GameState) -> int:
+        """Returns the option with the most visits after the playout budget is spent."""
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if self._sampler is None or self._sampler.game is not state.game:
+            self._sampler = Sampler(state.game)
+        seat = state.current_player()
+        root = _Node(seat)
+        for _ in range(self.playouts):
+            self._playout(root, self._sampler.sample(state, seat, self._d))
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value, -kv[0]))
+        return best[0]
+
+    def _playout(self, root: _Node, det: GameState) -> None:
+        path = self._descend(root, det)
+        d, r, steps = det.d, self._d, 0
+        while not d["terminal"] and steps < PLAYOUT_LIMIT and (self.depth == 0 or steps < self.depth):
+            k = len(d["pending"]["options"])
+            det.apply_action(rng.below(r, k) if k > 1 else 0)
+            steps += k > 1
+        reward = rewards(det)
+        for node in path:
+            node.visits += 1
+            node.value += reward[node.player]
+
+    def _descend(self, node: _Node, det: GameState) -> list[_Node]:
+        """Selects down the tree (UCB over the children legal in this sample) and adds one
+        new child; returns the nodes passed."""
+        path: list[_Node] = []
+        d = det.d
+        while True:
+            forced(det)
+            if d["terminal"]:
+                return path
+            k = len(d["pending"]["options"])
+            player = d["pending"]["player"]
+            kids = node.children
+            untried = [a for a in range(k) if a not in kids]
+            for a in range(k):
+                if a in kids:
+                    kids[a].avail += 1
+            if untried:
+                a = untried[rng.below(self._d, len(untried))]
+                kids[a] = child = _Node(player)
+                det.apply_action(a)
+                path.append(child)
+                return path
+            a = max(range(k), key=lambda a: self._ucb(kids[a]))
+            det.apply_action(a)
+            node = kids[a]
+            path.append(node)
+
+    def _ucb(self, n: _Node) -> float:
+        return n.value / n.visits + self.c * math.sqrt(math.log(n.avail) / n.visits)
+
+    def get_state(self) -> dict:
+        """Returns the bot's RNG state (plain data), so undo and resume replay it exactly."""
+        return {"rng": self._d["rng"]}
+
+    def set_state(self, saved: dict) -> None:
+        self._d = {"rng": int(saved["rng"])}
+
