@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from ..batch import compiled, simulate
 from ..engine.game import CompiledGame
+from ..records import digest
 from . import report
 from .stats import diff_means, diff_rates, share
 
@@ -31,7 +32,7 @@ def batch_report(folder: str, variants: tuple[str, ...], players: int, games: in
                        scheduler=scheduler, rotate=True)
     held = [report.holdings(g, d) for d in final_states(g, records)]
     rep = report.build(g, records, held)
-    rep.update({"seed": seed, "seats_spec": seats, "heuristic": bool(g.heuristic)})
+    rep.update({"seed": seed, "seats_spec": seats, "heuristic": bool(g.heuristic), "digest": digest(records)})
     return rep, records
 
 

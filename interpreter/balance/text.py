@@ -28,7 +28,7 @@ def render(rep: dict[str, Any]) -> str:
     """Returns one batch's report as text: 95% intervals in brackets."""
     v = f" + {', '.join(rep['variants'])}" if rep["variants"] else ""
     lines = [f"{rep['game']}{v}: {rep['players']} players, {rep['games']} games (seed {rep['seed']}), "
-             f"seats {','.join(rep['seats_spec'])} rotated; {rep['finished']} finished",
+             f"seats {','.join(rep['seats_spec'])} rotated; {rep['finished']} finished; digest {rep['digest'][:16]}",
              f"win rate by seat (equal seats: {100 * rep['baseline']:.1f}%), shared wins split:"]
     for s in rep["seats"]:
         lines.append(f"  {s['name']:12} {_pct(s['win'])}   mean score {_mean(s['score'])}")
