@@ -36,17 +36,23 @@ def compiled(spec: str, variants: tuple[str, ...] = ()) -> CompiledGame:
 
 
 def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, start: int,
-               stop: int, agents: list[str], rotate: bool = False) -> list[dict]:
+               stop: int, agents: list[str], rotate: bool = False,
+               final: Callable[[CompiledGame, dict], Any] | None = None) -> list[dict]:
     """Returns the records of games start..stop-1 of a batch (compiling the game once here);
     with `rotate`, game i seats the bots turned by i (agents.rotated), and its record
-    names the bot of each seat."""
+    names the bot of each seat. `final` (a module-level function, so it travels to
+    workers) is applied to each game's last state where it was played, its result kept
+    under the record's "final" key: a report need not replay the games again."""
     g = compiled(spec, variants)
     out = []
     for i in range(start, stop):
         seed = rng.derive(master, i)
         seats = rotated(agents, players, i) if rotate else agents
         state = play(g, players, seed, make_agents(seats, players, seed), log=False)
-        out.append(make_record(state, seats))
+        rec = make_record(state, seats)
+        if final is not None:
+            rec["final"] = final(g, state.d)
+        out.append(rec)
     return out
 
 
@@ -59,10 +65,11 @@ def batch_size(games: int, workers: int) -> int:
 def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, master: int,
              agents: list[str], workers: int = 1,
              progress: Callable[[int], None] | None = None,
-             scheduler: str | None = None, rotate: bool = False) -> list[dict]:
+             scheduler: str | None = None, rotate: bool = False,
+             final: Callable[[CompiledGame, dict], Any] | None = None) -> list[dict]:
     """Returns one record per game, in game order; `scheduler` is None (this machine:
     `workers` processes), 'local' (a dask LocalCluster of `workers`) or a dask address;
-    with `rotate` the seats turn game by game."""
+    with `rotate` the seats turn game by game; `final` as in play_range."""
     g = compiled(spec, variants)
     # Workers elsewhere find a built-in game by its id in their own Cairn install.
     where = g.id if is_builtin(g) else spec
@@ -70,7 +77,7 @@ def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, mas
 
     def spans(workers_there: int) -> list[tuple]:
         chunk = batch_size(games, workers_there)
-        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents), rotate)
+        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents), rotate, final)
                 for s in range(0, games, chunk)]
     done = 0
 

@@ -108,6 +108,10 @@ def _dask(client: Any, fn: Callable, batches: Sequence[tuple]) -> Iterator[tuple
             yield index[fut.key], fut.result()
     except KilledWorker as err:
         raise ScaleError(f"dask workers kept dying on a batch ({err})") from None
+    except (TypeError, AttributeError, NameError) as err:
+        # A worker started before Cairn was updated still runs the old code.
+        raise ScaleError(f"a dask worker runs another version of Cairn ({type(err).__name__}: {err}): "
+                         "restart the workers with the same Cairn as this machine") from None
     except RuntimeError as err:
         if "deserializ" not in str(err):
             raise

@@ -11,26 +11,14 @@ from . import report
 from .stats import diff_means, diff_rates, share
 
 
-def final_states(game: CompiledGame, records: list[dict]) -> list[dict]:
-    """Returns each record's final state, replayed from its choices (records keep only
-    the choices; the bots' thinking is not needed to replay them)."""
-    out = []
-    for r in records:
-        s = game.new_initial_state(r["players"], r["seed"], log=False)
-        for a in r["actions"]:
-            s.apply_action(a)
-        out.append(s.d)
-    return out
-
-
 def batch_report(folder: str, variants: tuple[str, ...], players: int, games: int, seed: int,
                  seats: list[str], workers: int = 1, scheduler: str | None = None,
                  progress: Callable[[int], None] | None = None) -> tuple[dict[str, Any], list[dict]]:
     """Returns (report, records) for one game with some variants."""
     g = compiled(folder, variants)
     records = simulate(folder, variants, players, games, seed, seats, workers=workers, progress=progress,
-                       scheduler=scheduler, rotate=True)
-    held = [report.holdings(g, d) for d in final_states(g, records)]
+                       scheduler=scheduler, rotate=True, final=report.holdings)
+    held = [r.pop("final") for r in records]    # worked out where each game was played
     rep = report.build(g, records, held)
     rep.update({"seed": seed, "seats_spec": seats, "heuristic": bool(g.heuristic), "digest": digest(records)})
     return rep, records
