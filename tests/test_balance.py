@@ -91,3 +91,26 @@ def test_balance_usage_errors(capsys):
     assert main(["balance", "pig", "--seats", "mcts:x"]) == 2
     assert "expects a number" in capsys.readouterr().err
     assert main(["balance", "pig", "--compare", "no-such-variant", "--games", "2"]) != 0
+
+
+def test_report_is_the_same_on_two_workers_and_holdings_match_a_replay(capsys):
+    """What seats hold is worked out where the games are played: the report must not
+    depend on the number of workers, and must equal what replaying the records gives."""
+    argv = ["balance", "stonefire", "--games", "6", "--seed", "5", "--json", "--quiet"]
+    one = _json(capsys, argv)["base"]
+    two = _json(capsys, argv + ["--workers", "2"])["base"]
+    assert one == two
+    from interpreter.balance import report
+    from interpreter.balance.run import batch_report
+    from interpreter.cli.common import game_folder
+    rep, records = batch_report(str(game_folder("stonefire")), (), 2, 6, 5, ["random"])
+    assert all("final" not in r for r in records)
+    g = load_game("stonefire")
+    replayed = []
+    for r in records:
+        s = g.new_initial_state(r["players"], r["seed"], log=False)
+        for a in r["actions"]:
+            s.apply_action(a)
+        replayed.append(holdings(g, s.d))
+    assert any(any(seat) for seat in replayed)
+    assert report.build(g, records, replayed)["objects"] == rep["objects"] == one["objects"]
