@@ -57,9 +57,9 @@ def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, 
 
 
 def batch_size(games: int, workers: int) -> int:
-    """Returns games per task: about four tasks per worker (so a slow batch does not hold
+    """Returns games per task: about eight tasks per worker (so a slow batch does not hold
     the end back), at most 50 games (progress moves), at least 1."""
-    return max(1, min(50, games // (max(1, workers) * 4) or 1))
+    return max(1, min(50, games // (max(1, workers) * 8) or 1))
 
 
 def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, master: int,
