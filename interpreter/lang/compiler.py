@@ -12,6 +12,7 @@ from typing import Callable
 from lark import Token, Tree
 
 from ..diagnostics import suggest
+from . import fast as fastsrc
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
 from .registry import INTERNAL
@@ -98,7 +99,27 @@ class Compiler(ExpressionCompiler):
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
         scope: dict[str, Any] = {}
         exec(compile(text, f"<function {name}>", "exec"), self.ns, scope)
-        self.ns["_U"][name] = scope["_f"]
+        fn = self.fast_form(name, tree, params, scope["_f"])
+        self.ns["_U"][name] = fn
+        return fn
+
+    def fast_form(self, name: str, tree: Tree, params: tuple[str, ...], checked: Callable) -> Callable:
+        """Returns the fast form of a data function (lang/fast.py), falling back to `checked`
+        on any Python error (which then reports the problem as the checked form always did)."""
+        self.env.fn_trees.setdefault(name, (params, tree))
+        before = len(self.errors)
+        self.bound, self.fast = list(params), True
+        try:
+            body = self.src(tree)
+        finally:
+            self.fast, self.bound = False, []
+        if len(self.errors) > before:          # not expected: the checked form compiled
+            del self.errors[before:]
+            return checked
+        slow = self.const(checked)
+        scope: dict[str, Any] = {}
+        exec(compile(fastsrc.function_text(params, body, slow), f"<function {name}>", "exec"),
+             self.ns, scope)
         return scope["_f"]
 
     # ---- helpers ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from lark import Token, Tree
 from ..diagnostics import suggest
 from .parser import SyntaxProblem, parse
 from .registry import REGISTRY, Verb
+from . import fast as fastsrc
 from . import helpers
 from .runtime import MAX_INT, Ctx, RuntimeProblem
 
@@ -54,6 +55,9 @@ class Env:
     internal: bool = False                                       # engine-written programs may use _call
     positional: set[str] = field(default_factory=set)           # data functions called as _U[name](c, ...)
     compiled: dict[str, Callable] = field(default_factory=dict)  # those functions, once compiled (_U)
+    kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)   # object ids by kind
+    inline: bool = True                                          # fast forms may inline data functions
+    fn_trees: dict[str, tuple[tuple[str, ...], Any]] = field(default_factory=dict)  # name -> (params, tree)
 
 
 
@@ -85,6 +89,12 @@ class ExpressionCompiler:
         self.consts: dict[Any, str] = {}
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
         self.reads: set[str] = set()     # program locals the expression being built reads
+        self.fast = False                # building a data function's fast form (fast.py)
+        self.subst: dict[str, str] = {}  # parameter -> argument source, in a function written inline
+        self.inlining: list[str] = []    # the functions being written inline, outermost first
+        self.vtag = ""                   # the suffix of comprehension variables (unique per inline)
+        self.vcount = 0
+        self.iterable = False            # the next call's value is only walked by a comprehension
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -180,8 +190,11 @@ class ExpressionCompiler:
             self.err(node, f"{what} changes the flow of play and must stand as a statement"
                      + (" or as 'let x = ...'" if fname != "run" else ""))
             return "None"
+        iterable, self.iterable = self.iterable, False
         if fname in self.env.positional:
-            return f"_U[{fname!r}](c{''.join(', ' + a for a in self.positional_args(node, fname))})"
+            args = self.positional_args(node, fname)
+            inline = self.inline(fname, args) if self.fast else None
+            return inline or f"_U[{fname!r}](c{''.join(', ' + a for a in args)})"
         if fname in self.env.functions:
             return f"_call(c, {fname!r}, {self.bind_src(node, fname, self.env.functions[fname])})"
         verb = self.env.registry.get(fname)
@@ -222,12 +235,47 @@ class ExpressionCompiler:
                     slots[i] = "None"
                 else:
                     slots[i] = self.const(p.default)
+        kind = None
+        if fname == "objects" and args and isinstance(args[0], Tree) and args[0].data == "string" \
+                and "{" not in str(args[0].children[0]):
+            kind = str(args[0].children[0])[1:-1]
+        quick = fastsrc.verb_src(fname, slots, iterable) if self.fast else None
+        if quick is None:
+            quick = fastsrc.iter_src(fname, slots, iterable, self.const, self.env.kinds, kind)
+        if quick is not None:
+            return quick
         impl = self.const(verb.impl)
         out = f"{impl}(c{''.join(', ' + x for x in slots)})"
         if fname == "log":
             # Log lines are only formatted when the game keeps a log (playouts run without).
             return f"({out} if c.s.get('log_on', True) else None)"
         return out
+
+    def inline(self, fname: str, args: list[str]) -> str | None:
+        """Returns a data function's fast form written inline with these argument sources,
+        or None (not known yet, recursive, too deep, or an argument too dear to repeat)."""
+        entry = self.env.fn_trees.get(fname)
+        if entry is None or not self.env.inline or fname in self.inlining or len(self.inlining) >= fastsrc.MAX_INLINE:
+            return None
+        params, tree = entry
+        for p, a in zip(params, args):
+            uses = sum(1 for t in tree.scan_values(lambda v: isinstance(v, Token) and str(v) == p))
+            if uses > 1 and not fastsrc.CHEAP.match(a):
+                return None
+        saved = (self.bound, self.subst, self.scope, self.vtag, len(self.errors))
+        self.vcount += 1
+        self.bound, self.scope, self.vtag = [], set(), str(self.vcount)
+        self.subst = {p: f"({a})" for p, a in zip(params, args)}
+        self.inlining.append(fname)
+        try:
+            body = self.src(tree)
+        finally:
+            self.inlining.pop()
+            self.bound, self.subst, self.scope, self.vtag, before = saved
+        if len(self.errors) > before:
+            del self.errors[before:]
+            return None
+        return f"({body})"
 
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind
@@ -295,6 +343,8 @@ class ExpressionCompiler:
             self.check_attr(node, attr)
             return f"_attr(c, {self.src(base)}, {attr!r})"
         if kind == "index":
+            if self.fast:
+                return f"{self.src(ch[0])}[{self.src(ch[1])}]"
             return f"_item({self.src(ch[0])}, {self.src(ch[1])})"
         if kind == "call":
             return self.call(node)
@@ -335,7 +385,9 @@ class ExpressionCompiler:
 
     def name(self, node: Tree, name: str) -> str:
         if name in self.bound:
-            return f"v_{name}"
+            return f"v{self.vtag}_{name}"
+        if name in self.subst:
+            return self.subst[name]
         if name in self.scope:
             self.reads.add(name)
             return f"l[{name!r}]"
@@ -351,14 +403,18 @@ class ExpressionCompiler:
         ch = node.children
         body, var, seq = ch[0], str(ch[1]), ch[2]
         cond = ch[3] if len(ch) > 3 else None
-        seq_src = self.src(seq)          # the list is read outside the comprehension's own name
+        self.iterable = seq.data == "call"
+        try:
+            seq_src = self.src(seq)      # the list is read outside the comprehension's own name
+        finally:
+            self.iterable = False
         self.bound.append(var)
         try:
             body_src = self.src(body)
             cond_src = self.src(cond) if cond is not None else None
         finally:
             self.bound.pop()
-        out = f"[{body_src} for v_{var} in _each(c, {seq_src})"
+        out = f"[{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
         return out + (f" if {cond_src}]" if cond_src is not None else "]")
 
     def string(self, tok: Token) -> str:

@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic, DefinitionError, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
+from ..lang.parser import SyntaxProblem, parse
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
 from . import abilities, citations, objects, structure, terminal
@@ -192,7 +193,8 @@ def _env(spec: Spec, world: objects.World, params: dict[str, dict]) -> Env:
                functions=fns, places=set(zones) | set(spaces), zones=set(zones),
                objects={o for o, _k, _s in world.components}, spaces=set(spaces), dice=set(spec.sections["dice"]),
                game_vars=set(spec.game_vars), attributes=attributes, params=params,
-               positional=set(spec.sections["functions"]) - set(spec.sections["quantities"]))
+               positional=set(spec.sections["functions"]) - set(spec.sections["quantities"]),
+               kinds=dict(world.kind_index))
 
 
 def _procedures(cx: Compiling) -> None:
@@ -261,10 +263,18 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
     """The data functions and quantities, each as `f(c)` reading its arguments from c.l
     (for call_function and views); rules call the plain functions positionally."""
     out: dict[str, Any] = {}
+    env = cx.comp.env
+    env.inline = not cx.trace           # coverage counts each function's calls: none inline
+    texts = {name: ("true" if e else "false") if type(e) is bool else str(e)
+             for name, (item, _src) in cx.spec.sections["functions"].items() for e in [item["expr"]]}
+    for name, (item, _src) in cx.spec.sections["functions"].items():
+        if name in env.positional:      # known before any is compiled, so any may be inlined
+            tree = parse(texts[name], expression=True)
+            if not isinstance(tree, SyntaxProblem):
+                env.fn_trees[name] = (tuple(item.get("params", ())), tree)
     for name, (item, src) in cx.spec.sections["functions"].items():
         params = tuple(item.get("params", ()))
-        expr = item["expr"]
-        fn = cx.comp.positional(name, ("true" if expr else "false") if type(expr) is bool else str(expr), params)
+        fn = cx.comp.positional(name, texts[name], params)
         cx.report(src.at("expr"))
         if fn is None:
             continue

@@ -1,0 +1,77 @@
+"""The fast form of data functions (interpreter/lang/fast.py): same values as the checked
+form, other functions written inline, and a rule's problem reported as before."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from interpreter.lang.compiler import Compiler, Env
+from interpreter.lang.registry import load_all
+from interpreter.lang.runtime import Ctx, RuntimeProblem
+
+FUNCTIONS = {
+    "free": (("s",), "size(s) == 0"),
+    "count_free": (("xs",), "len([s for s in xs if free(s)])"),
+    "owner_of": (("s",), "size(s) > 0 and top(s) == 'x1'"),
+    "same": (("x",), "[o for o in objects('mark') if o == x]"),       # binds o, as its caller does
+    "pairs": ((), "[same(o) for o in objects('mark')]"),
+    "spot": (("x",), "is_space(x)"),
+}
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    load_all()
+    env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
+              places={"a", "b"}, objects={"x1", "x2"}, kinds={"mark": ("x1", "x2")})
+    comp = Compiler(env)
+    from interpreter.lang.parser import parse
+    for name, (params, text) in FUNCTIONS.items():
+        env.fn_trees[name] = (params, parse(text, expression=True))
+    for name, (params, text) in FUNCTIONS.items():
+        assert comp.positional(name, text, params) is not None, comp.errors
+    assert not comp.errors
+    return env.compiled
+
+
+def ctx() -> Ctx:
+    s = {"places": {"a": ["x1"], "b": []}, "loc": {"x1": "a", "x2": "b"}, "attrs": {}, "n": 2}
+    g = SimpleNamespace(props={}, adj={"a": ("b",), "b": ("a",)}, spaces=["a", "b"], attr_defaults={})
+    return Ctx(s, g, {})
+
+
+def test_fast_form_gives_the_checked_values(compiled):
+    c = ctx()
+    assert compiled["free"](c, "b") is True and compiled["free"](c, "a") is False
+    assert compiled["count_free"](c, ["a", "b", "b"]) == 2
+    assert compiled["owner_of"](c, "a") is True and compiled["owner_of"](c, "b") is False
+    assert compiled["pairs"](c) == [["x1"], ["x2"]]
+    assert compiled["spot"](c, "a") is True and compiled["spot"](c, "zz") is False
+
+
+def test_cheap_calls_are_written_inline(compiled):
+    # count_free reads no other function at run time: free(s) is part of its own code.
+    names = set(compiled["count_free"].__code__.co_names)
+    for const in compiled["count_free"].__code__.co_consts:
+        names |= set(getattr(const, "co_names", ()))
+    assert "_U" not in names
+
+
+def test_a_rule_problem_reads_as_the_checked_form_reports_it(compiled):
+    with pytest.raises(RuntimeProblem, match="no place named 'nowhere'"):
+        compiled["free"](ctx(), "nowhere")
+    with pytest.raises(RuntimeProblem, match="no place named 'nowhere'"):
+        compiled["count_free"](ctx(), ["a", "nowhere"])
+
+
+def test_a_value_only_the_checked_form_takes_falls_back(compiled):
+    # is_space of a list: Python cannot hash it; the checked form answers False.
+    assert compiled["spot"](ctx(), ["a"]) is False
+
+
+def test_work_is_still_counted(compiled):
+    c = ctx()
+    c.w[0] = 2
+    with pytest.raises(RuntimeProblem, match="work budget"):
+        compiled["count_free"](c, ["a", "b", "b", "a"])
