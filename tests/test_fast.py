@@ -75,3 +75,15 @@ def test_work_is_still_counted(compiled):
     c.w[0] = 2
     with pytest.raises(RuntimeProblem, match="work budget"):
         compiled["count_free"](c, ["a", "b", "b", "a"])
+
+
+def test_a_block_runs_its_statements_and_names_the_one_that_failed():
+    from interpreter.lang.compiler import BLOCK
+    load_all()
+    prog = Compiler(Env()).program("t", "let a = 1\nlet b = a + 1\nlet z = b + 'x'\nlet y = 4\n")
+    assert prog.code[0][0] == BLOCK and prog.code[0][2] == 4
+    c = ctx()
+    with pytest.raises(RuntimeProblem, match="cannot compute 2 \\+ 'x'"):
+        prog.code[0][1](c)
+    assert c.l == {"a": 1, "b": 2}                    # the statements before it ran, in order
+    assert c.at == 2 and prog.where[c.at][0] == 3     # the VM reports that statement's line

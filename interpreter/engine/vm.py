@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compiler import (CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
+from ..lang.compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
                              LET, RET, RUN, SETATTR, SETGAME)
 from ..lang.runtime import Ctx, RuntimeProblem, frozen, save_check, set_attr, text_of
 from .abilities import fired, replacement
@@ -53,7 +53,15 @@ def run(g: Any, d: dict) -> None:
             steps += 1
             if steps > budget:
                 raise RuntimeProblem(f"step budget of {budget} exceeded (an endless loop?)")
-            if op == LET:
+            if op == BLOCK:
+                try:
+                    ins[1](c)
+                except BaseException:
+                    pc += getattr(c, "at", 0)   # the statement that failed names its line
+                    raise
+                pc += ins[2] - 1
+                steps += ins[2] - 1
+            elif op == LET:
                 l[ins[1]] = ins[2](c)
             elif op == JUMPF:
                 if not ins[1](c):

@@ -12,6 +12,7 @@ from typing import Callable
 from lark import Token, Tree
 
 from ..diagnostics import suggest
+from . import blocks
 from . import fast as fastsrc
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
@@ -21,7 +22,9 @@ from .registry import INTERNAL
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
 
 # Opcodes (small ints keep the VM's dispatch cheap).
-EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD = range(15)
+EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
+OPS = {"EXPR": EXPR, "LET": LET, "SETATTR": SETATTR, "SETGAME": SETGAME, "JUMP": JUMP, "JUMPF": JUMPF,
+       "FOR_NEXT": FOR_NEXT, "BLOCK": BLOCK}   # what lang/blocks.py needs to know
 WINDOW = "engine:window"   # the program that offers activated abilities (see load/abilities.py)
 
 
@@ -59,7 +62,7 @@ class Compiler(ExpressionCompiler):
         self.emit_ins((RET, None), tree)
         if len(self.errors) > before:
             return None
-        return Program(name, params, self.code, self.where)
+        return Program(name, params, blocks.fuse(self.code, OPS, self.ns), self.where)
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""

@@ -125,7 +125,9 @@ class ExpressionCompiler:
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
         scope: dict[str, Any] = {}
         exec(compile(text, "<effect>", "exec"), self.ns, scope)
-        return scope["_f"]
+        fn = scope["_f"]
+        fn.src, fn.reads = src, reads      # a block of statements (blocks.py) is built from these
+        return fn
 
     def expr(self, node: Tree) -> Callable:
         """Returns the function computing one expression (a condition, a value, arguments)."""

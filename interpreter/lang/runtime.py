@@ -20,7 +20,7 @@ class Ctx:
     """What a running closure sees: the state data, the compiled game, its locals, and
     the work left before the next decision (a one-item list shared by a whole run)."""
 
-    __slots__ = ("s", "g", "l", "w")
+    __slots__ = ("s", "g", "l", "w", "at")   # at: the statement of a block that failed (blocks.py)
 
     def __init__(self, s: dict, g: Any, l: dict, w: list | None = None):
         self.s, self.g, self.l = s, g, l
