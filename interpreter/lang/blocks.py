@@ -10,7 +10,7 @@ one (`c.at`), and the problem names that statement's line as before.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 MIN_RUN = 2      # a single statement gains nothing from a block
 
@@ -73,7 +73,7 @@ def block_text(parts: list[str], reads: list[tuple[str, ...]]) -> str:
             f"        raise\n")
 
 
-def fuse(code: list[tuple], ops: dict[str, int], ns: dict) -> list[tuple]:
+def fuse(code: list[tuple], ops: dict[str, int], define: Callable[[str], Any]) -> list[tuple]:
     """Returns the code with each run of fusable instructions started by a BLOCK."""
     landing = targets(code, {ops["JUMP"]: 1, ops["JUMPF"]: 2, ops["FOR_NEXT"]: 3})
     out = list(code)
@@ -90,8 +90,6 @@ def fuse(code: list[tuple], ops: dict[str, int], ns: dict) -> list[tuple]:
             reads.append(reads_of(code[j]))
             j += 1
         if len(parts) >= MIN_RUN:
-            scope: dict[str, Any] = {}
-            exec(compile(block_text(parts, reads), "<block>", "exec"), ns, scope)
-            out[i] = (ops["BLOCK"], scope["_b"], len(parts))
+            out[i] = (ops["BLOCK"], define(block_text(parts, reads)), len(parts))
         i = max(j, i + 1)
     return out

@@ -47,6 +47,10 @@ class Compiler(ExpressionCompiler):
     def program(self, name: str, text: str, params: tuple[str, ...] = (),
                 predefined: tuple[str, ...] = ()) -> Program | None:
         """Returns the compiled program, or None with self.errors filled."""
+        with self.batched():
+            return self._program(name, text, params, predefined)
+
+    def _program(self, name: str, text: str, params: tuple[str, ...], predefined: tuple[str, ...]) -> Program | None:
         tree = parse(text)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))
@@ -62,7 +66,7 @@ class Compiler(ExpressionCompiler):
         self.emit_ins((RET, None), tree)
         if len(self.errors) > before:
             return None
-        return Program(name, params, blocks.fuse(self.code, OPS, self.ns), self.where)
+        return Program(name, params, blocks.fuse(self.code, OPS, self.define), self.where)
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""
@@ -83,6 +87,10 @@ class Compiler(ExpressionCompiler):
         """Compiles a data function to a Python function `f(c, *args)`, its parameters plain
         Python arguments: calls between rules (the commonest thing a rule does) then cost
         one Python call, with no argument dict. Call sites find it as `_U[name]`."""
+        with self.batched():
+            return self._positional(name, text, params)
+
+    def _positional(self, name: str, text: str, params: tuple[str, ...]) -> Callable | None:
         tree = parse(text, expression=True)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))
@@ -100,9 +108,7 @@ class Compiler(ExpressionCompiler):
         text = (f"def _f(c{args}):\n    try:\n        return {body}\n"
                 f"    except TypeError as e:\n"
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
-        scope: dict[str, Any] = {}
-        exec(compile(text, f"<function {name}>", "exec"), self.ns, scope)
-        fn = self.fast_form(name, tree, params, scope["_f"])
+        fn = self.fast_form(name, tree, params, self.define(text))
         self.ns["_U"][name] = fn
         return fn
 
@@ -119,11 +125,7 @@ class Compiler(ExpressionCompiler):
         if len(self.errors) > before:          # not expected: the checked form compiled
             del self.errors[before:]
             return checked
-        slow = self.const(checked)
-        scope: dict[str, Any] = {}
-        exec(compile(fastsrc.function_text(params, body, slow), f"<function {name}>", "exec"),
-             self.ns, scope)
-        return scope["_f"]
+        return self.define(fastsrc.function_text(params, body, self.const(checked)))
 
     # ---- helpers ------------------------------------------------------------------
     def emit_ins(self, ins: tuple, node: Tree | Token) -> int:

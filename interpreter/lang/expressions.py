@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import operator
 import re
+from contextlib import contextmanager
+from types import CodeType, FunctionType
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -61,6 +63,11 @@ class Env:
 
 
 
+def _not_yet(*args: Any) -> Any:
+    """What a batched function runs until its program's compile() (never, in a loaded game)."""
+    raise RuntimeError("generated code used before it was compiled")
+
+
 _INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 
 
@@ -95,6 +102,7 @@ class ExpressionCompiler:
         self.vtag = ""                   # the suffix of comprehension variables (unique per inline)
         self.vcount = 0
         self.iterable = False            # the next call's value is only walked by a comprehension
+        self.batch: list[tuple[str, str, FunctionType]] | None = None   # functions waiting for compile()
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -123,11 +131,41 @@ class ExpressionCompiler:
                 f"        raise\n"
                 f"    except TypeError as e:\n"
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
-        scope: dict[str, Any] = {}
-        exec(compile(text, "<effect>", "exec"), self.ns, scope)
-        fn = scope["_f"]
+        fn = self.define(text)
         fn.src, fn.reads = src, reads      # a block of statements (blocks.py) is built from these
         return fn
+
+    # ---- compiling generated source -------------------------------------------------
+    def define(self, text: str) -> FunctionType:
+        """Returns the function a generated `def` defines. Inside `batched()` it is compiled
+        later, with every other function of the same program, by one compile() call: that
+        call, not the code it makes, is most of what loading a game costs."""
+        if self.batch is None:
+            scope: dict[str, Any] = {}
+            exec(compile(text, "<effect>", "exec"), self.ns, scope)
+            return next(iter(scope.values()))
+        name = f"_g{len(self.batch)}"
+        text = f"def {name}" + text[text.index("("):]
+        fn = FunctionType(_not_yet.__code__, self.ns, name)
+        self.batch.append((name, text, fn))
+        return fn
+
+    @contextmanager
+    def batched(self):
+        """Compiles the functions defined inside it with one compile() call at its end."""
+        if self.batch is not None:          # already inside one: the outer one compiles
+            yield
+            return
+        self.batch = []
+        try:
+            yield
+        finally:
+            batch, self.batch = self.batch, None
+            if batch:
+                code = compile("\n".join(t for _n, t, _f in batch), "<effect>", "exec")
+                made = {k.co_name: k for k in code.co_consts if isinstance(k, CodeType)}
+                for name, _t, fn in batch:
+                    fn.__code__ = made[name]
 
     def expr(self, node: Tree) -> Callable:
         """Returns the function computing one expression (a condition, a value, arguments)."""
