@@ -87,3 +87,28 @@ def test_a_block_runs_its_statements_and_names_the_one_that_failed():
         prog.code[0][1](c)
     assert c.l == {"a": 1, "b": 2}                    # the statements before it ran, in order
     assert c.at == 2 and prog.where[c.at][0] == 3     # the VM reports that statement's line
+
+
+@pytest.mark.parametrize("gid,n", [("big-foot", 4), ("footprints", 3), ("stonefire", 4), ("fantastic-trails", 2)])
+def test_a_clone_shares_nothing_the_game_changes(gid, n):
+    # Clones share the entries of attrs, pvars and gvars (written anew, never in place):
+    # playing the original on must leave the clone as it was, and the clone replays the same.
+    import random
+    from interpreter.load.build import load_game
+    g = load_game(gid)
+    state, rnd, played = g.new_initial_state(n, 11), random.Random(2), []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        a = rnd.randrange(len(state.legal_actions()))
+        state.apply_action(a)
+        played.append(a)
+    copy, before = state.clone(), state.clone().digest()
+    rest = []
+    while not state.is_terminal():
+        rest.append(rnd.randrange(len(state.legal_actions())))
+        state.apply_action(rest[-1])
+    assert copy.digest() == before
+    for a in rest:
+        copy.apply_action(a)
+    assert copy.digest() == state.digest()
