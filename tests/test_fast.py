@@ -2,6 +2,7 @@
 form, other functions written inline, and a rule's problem reported as before."""
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from interpreter.lang.compiler import Compiler, Env
 from interpreter.lang.registry import load_all
 from interpreter.lang.runtime import Ctx, RuntimeProblem
+
+GAMES = Path(__file__).resolve().parents[1] / "definitions"
 
 FUNCTIONS = {
     "free": (("s",), "size(s) == 0"),
@@ -112,3 +115,23 @@ def test_a_clone_shares_nothing_the_game_changes(gid, n):
     for a in rest:
         copy.apply_action(a)
     assert copy.digest() == state.digest()
+
+
+def test_a_set_up_without_chance_is_kept_and_copied_with_the_new_seed():
+    from interpreter.load.build import build
+    a, _ = build(GAMES / "tic-tac-toe", [])
+    b, _ = build(GAMES / "tic-tac-toe", [])
+    a.new_initial_state(2, 3)                     # a keeps this set-up (no chance in it)
+    assert a._setups
+    copied, fresh = a.new_initial_state(2, 5), b.new_initial_state(2, 5)
+    assert copied.d["seed"] == 5 and copied.digest() == fresh.digest()
+    copied.apply_action(0)
+    assert copied.digest() != fresh.digest()     # its own state, not the kept one
+    assert a.new_initial_state(2, 5).digest() == fresh.digest()
+
+
+def test_a_set_up_with_chance_is_not_kept():
+    from interpreter.load.build import build
+    g, _ = build(GAMES / "footprints", [])
+    g.new_initial_state(3, 1)
+    assert not g._setups

@@ -25,10 +25,12 @@ def targets(code: list[tuple], jumps: dict[int, int]) -> set[int]:
     return out
 
 
-def statement_src(op: int, ins: tuple, ops: dict[str, int]) -> str | None:
+def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any], str]) -> str | None:
     """Returns the Python lines of one fusable instruction, or None if it cannot be fused
     (an expression not compiled from source)."""
     def src(fn: Any) -> str | None:
+        if getattr(fn, "fast", False):      # a query with a fast form: call it (lang/fast.py)
+            return f"{const(fn)}(c)"
         return getattr(fn, "src", None)
 
     if op == ops["LET"] and src(ins[2]) is not None:
@@ -73,7 +75,8 @@ def block_text(parts: list[str], reads: list[tuple[str, ...]]) -> str:
             f"        raise\n")
 
 
-def fuse(code: list[tuple], ops: dict[str, int], define: Callable[[str], Any]) -> list[tuple]:
+def fuse(code: list[tuple], ops: dict[str, int], define: Callable[[str], Any],
+         const: Callable[[Any], str]) -> list[tuple]:
     """Returns the code with each run of fusable instructions started by a BLOCK."""
     landing = targets(code, {ops["JUMP"]: 1, ops["JUMPF"]: 2, ops["FOR_NEXT"]: 3})
     out = list(code)
@@ -83,7 +86,7 @@ def fuse(code: list[tuple], ops: dict[str, int], define: Callable[[str], Any]) -
         reads: list[tuple[str, ...]] = []
         j = i
         while j < len(code) and (j == i or j not in landing):
-            part = statement_src(code[j][0], code[j], ops)
+            part = statement_src(code[j][0], code[j], ops, const)
             if part is None:
                 break
             parts.append(part)

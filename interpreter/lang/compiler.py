@@ -66,7 +66,7 @@ class Compiler(ExpressionCompiler):
         self.emit_ins((RET, None), tree)
         if len(self.errors) > before:
             return None
-        return Program(name, params, blocks.fuse(self.code, OPS, self.define), self.where)
+        return Program(name, params, blocks.fuse(self.code, OPS, self.define, self.const), self.where)
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""

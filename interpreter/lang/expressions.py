@@ -103,6 +103,7 @@ class ExpressionCompiler:
         self.vcount = 0
         self.iterable = False            # the next call's value is only walked by a comprehension
         self.batch: list[tuple[str, str, FunctionType]] | None = None   # functions waiting for compile()
+        self.impure = False              # the expression being built calls a verb that changes the game
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -170,7 +171,29 @@ class ExpressionCompiler:
     def expr(self, node: Tree) -> Callable:
         """Returns the function computing one expression (a condition, a value, arguments)."""
         self.reads = set()
-        return self.function(self.src(node))
+        self.impure = False
+        src = self.src(node)
+        fn = self.function(src)
+        if self.impure or self.fast or not self.env.inline:
+            return fn
+        return self.fast_expr(node, src, fn)
+
+    def fast_expr(self, node: Tree, src: str, checked: Callable) -> Callable:
+        """Returns the fast form of an expression that only queries (lang/fast.py), falling
+        back to `checked`; or `checked` itself when the fast form would be the same code."""
+        before = len(self.errors)
+        self.fast = True
+        try:
+            body = self.src(node)
+        finally:
+            self.fast = False
+        if len(self.errors) > before or body == src:
+            del self.errors[before:]
+            return checked
+        fn = self.define(fastsrc.expression_text(body, self.const(checked)))
+        fn.src, fn.reads = checked.src, checked.reads
+        fn.fast = True          # a block calls it rather than writing the checked source inline
+        return fn
 
     # ---- calls --------------------------------------------------------------------
     def split_args(self, node: Tree) -> tuple[list[Tree], dict[str, Tree]]:
@@ -242,6 +265,8 @@ class ExpressionCompiler:
             known = list(self.env.registry) + list(self.env.functions) + list(self.env.procedures)
             self.err(node, f"unknown function '{fname}'" + suggest(fname, known))
             return "None"
+        if not verb.pure:
+            self.impure = True
         if self.pure_only and not verb.pure:
             self.err(node, f"{fname}() changes the game, so it cannot be used in a function, "
                      "condition or scoring formula (use it in a procedure)")

@@ -20,7 +20,7 @@ from typing import Any, Callable
 FALLBACK = "(KeyError, TypeError, IndexError, AttributeError, ValueError, ZeroDivisionError, OverflowError)"
 
 # An argument source that is cheap and side-effect free to write more than once.
-CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None)(\[(v\w+|k\d+|-?\d+)\])*\)*$")
+CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None|l\['\w+'\])(\[(v\w+|k\d+|-?\d+)\])*\)*$")
 
 MAX_INLINE = 3   # nested inlining depth
 
@@ -79,3 +79,13 @@ def function_text(params: tuple[str, ...], fast: str, slow: str) -> str:
             f"        return {fast}\n"
             f"    except {FALLBACK}:\n"
             f"        return {slow}(c{args})\n")
+
+
+def expression_text(fast: str, slow: str) -> str:
+    """Returns the Python source of an expression's fast form (locals read from `c.l`),
+    falling back to the checked form `slow` on any Python error (a missing local included)."""
+    return ("def _f(c):\n    l = c.l\n"
+            + ("    _P = c.s['places']\n" if "_P[" in fast else "")
+            + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
+            + f"    try:\n        return {fast}\n"
+            f"    except {FALLBACK}:\n        return {slow}(c)\n")

@@ -98,6 +98,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     world = objects.compile_objects(cx)
     params = _params(cx)
     cx.comp = Compiler(_env(spec, world, params))
+    _function_trees(cx)
     inside = structure.scopes(cx)
     with cx.comp.batched():         # one compile() for all the game's generated code
         _procedures(cx)
@@ -264,15 +265,7 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
     """The data functions and quantities, each as `f(c)` reading its arguments from c.l
     (for call_function and views); rules call the plain functions positionally."""
     out: dict[str, Any] = {}
-    env = cx.comp.env
-    env.inline = not cx.trace           # coverage counts each function's calls: none inline
-    texts = {name: ("true" if e else "false") if type(e) is bool else str(e)
-             for name, (item, _src) in cx.spec.sections["functions"].items() for e in [item["expr"]]}
-    for name, (item, _src) in cx.spec.sections["functions"].items():
-        if name in env.positional:      # known before any is compiled, so any may be inlined
-            tree = parse(texts[name], expression=True)
-            if not isinstance(tree, SyntaxProblem):
-                env.fn_trees[name] = (tuple(item.get("params", ())), tree)
+    texts = _function_texts(cx)
     for name, (item, src) in cx.spec.sections["functions"].items():
         params = tuple(item.get("params", ()))
         fn = cx.comp.positional(name, texts[name], params)
@@ -288,6 +281,25 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
         if fn is not None:
             out[name] = quantity(name, fn, params, table.statics.get(name))
     return out
+
+
+def _function_texts(cx: Compiling) -> dict[str, str]:
+    """Returns each data function's text."""
+    return {name: ("true" if e else "false") if type(e) is bool else str(e)
+            for name, (item, _src) in cx.spec.sections["functions"].items() for e in [item["expr"]]}
+
+
+def _function_trees(cx: Compiling) -> None:
+    """Gives the compiler every data function's parsed text before anything is compiled, so
+    any rule may have one written inline in its fast form (lang/fast.py)."""
+    env = cx.comp.env
+    env.inline = not cx.trace           # coverage counts each function's calls: none inline
+    texts = _function_texts(cx)
+    for name, (item, _src) in cx.spec.sections["functions"].items():
+        if name in env.positional:
+            tree = parse(texts[name], expression=True)
+            if not isinstance(tree, SyntaxProblem):
+                env.fn_trees[name] = (tuple(item.get("params", ())), tree)
 
 
 def _by_dict(fn: Any, params: tuple[str, ...]) -> Any:
