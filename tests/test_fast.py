@@ -20,14 +20,17 @@ FUNCTIONS = {
     "same": (("x",), "[o for o in objects('mark') if o == x]"),       # binds o, as its caller does
     "pairs": ((), "[same(o) for o in objects('mark')]"),
     "spot": (("x",), "is_space(x)"),
+    "side_of": (("x",), "x.side"),
 }
+PROPS = {"x1": {"side": 0}, "x2": {"side": 1}}
 
 
 @pytest.fixture(scope="module")
 def compiled():
     load_all()
     env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
-              places={"a", "b"}, objects={"x1", "x2"}, kinds={"mark": ("x1", "x2")})
+              places={"a", "b"}, objects={"x1", "x2"}, kinds={"mark": ("x1", "x2")},
+              props=PROPS, attributes={"side"})
     comp = Compiler(env)
     from interpreter.lang.parser import parse
     for name, (params, text) in FUNCTIONS.items():
@@ -40,7 +43,7 @@ def compiled():
 
 def ctx() -> Ctx:
     s = {"places": {"a": ["x1"], "b": []}, "loc": {"x1": "a", "x2": "b"}, "attrs": {}, "n": 2}
-    g = SimpleNamespace(props={}, adj={"a": ("b",), "b": ("a",)}, spaces=["a", "b"], attr_defaults={})
+    g = SimpleNamespace(props=PROPS, adj={"a": ("b",), "b": ("a",)}, spaces=["a", "b"], attr_defaults={})
     return Ctx(s, g, {})
 
 
@@ -51,6 +54,16 @@ def test_fast_form_gives_the_checked_values(compiled):
     assert compiled["owner_of"](c, "a") is True and compiled["owner_of"](c, "b") is False
     assert compiled["pairs"](c) == [["x1"], ["x2"]]
     assert compiled["spot"](c, "a") is True and compiled["spot"](c, "zz") is False
+
+
+def test_an_attribute_reads_its_own_value_first_then_the_property(compiled):
+    c = ctx()
+    assert compiled["side_of"](c, "x2") == 1
+    c.s["attrs"]["x2"] = {"side": 7}
+    assert compiled["side_of"](c, "x2") == 7
+    assert compiled["side_of"](c, {"side": 3}) == 3            # a record's field
+    with pytest.raises(RuntimeProblem, match="has no attribute 'side'"):
+        compiled["side_of"](c, "a")
 
 
 def test_cheap_calls_are_written_inline(compiled):

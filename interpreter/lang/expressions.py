@@ -60,6 +60,9 @@ class Env:
     kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)   # object ids by kind
     inline: bool = True                                          # fast forms may inline data functions
     fn_trees: dict[str, tuple[tuple[str, ...], Any]] = field(default_factory=dict)  # name -> (params, tree)
+    props: dict[str, dict[str, Any]] = field(default_factory=dict)  # entity id -> static properties
+    attr_defaults: dict[str, Any] = field(default_factory=dict)     # declared attributes' defaults
+    player_vars: set[str] = field(default_factory=set)
 
 
 
@@ -104,6 +107,7 @@ class ExpressionCompiler:
         self.iterable = False            # the next call's value is only walked by a comprehension
         self.batch: list[tuple[str, str, FunctionType]] | None = None   # functions waiting for compile()
         self.impure = False              # the expression being built calls a verb that changes the game
+        self.static_tables: dict[str, str] = {}   # attribute -> the const name of its table (fast.py)
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -342,6 +346,17 @@ class ExpressionCompiler:
             return None
         return f"({body})"
 
+    def static_attr(self, base: str, name: str) -> str | None:
+        """Returns the fast source of `base.name` read from a table of every entity's value
+        (props, else `id`, else the declared default) while the object has no attribute of
+        its own; None where a player variable shares the name or `base` is dear to repeat."""
+        if name in self.env.player_vars or not fastsrc.CHEAP.match(base) or not self.env.props:
+            return None
+        table = self.static_tables.get(name)
+        if table is None:
+            table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
+        return f"({table}[{base}] if type({base}) is str and {base} not in _A else _attr(c, {base}, {name!r}))"
+
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind
         if not isinstance(node, Tree):
@@ -406,7 +421,12 @@ class ExpressionCompiler:
             if base.data == "name" and str(base.children[0]) == "params" and "params" not in self.scope:
                 return self.param(node, attr)
             self.check_attr(node, attr)
-            return f"_attr(c, {self.src(base)}, {attr!r})"
+            base_src = self.src(base)
+            if self.fast:
+                quick = self.static_attr(base_src, attr)
+                if quick is not None:
+                    return quick
+            return f"_attr(c, {base_src}, {attr!r})"
         if kind == "index":
             if self.fast:
                 return f"{self.src(ch[0])}[{self.src(ch[1])}]"

@@ -73,8 +73,7 @@ def function_text(params: tuple[str, ...], fast: str, slow: str) -> str:
     checked form `slow` (a name in the namespace) on any Python error."""
     args = "".join(f", v_{p}" for p in params)
     return (f"def _f(c{args}):\n"
-            + ("    _P = c.s['places']\n" if "_P[" in fast else "")
-            + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
+            + prologue(fast)
             + f"    try:\n"
             f"        return {fast}\n"
             f"    except {FALLBACK}:\n"
@@ -85,7 +84,27 @@ def expression_text(fast: str, slow: str) -> str:
     """Returns the Python source of an expression's fast form (locals read from `c.l`),
     falling back to the checked form `slow` on any Python error (a missing local included)."""
     return ("def _f(c):\n    l = c.l\n"
-            + ("    _P = c.s['places']\n" if "_P[" in fast else "")
-            + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
+            + prologue(fast)
             + f"    try:\n        return {fast}\n"
             f"    except {FALLBACK}:\n        return {slow}(c)\n")
+
+
+def prologue(fast: str) -> str:
+    """Returns the lines that read the state's tables a fast form uses, once a call."""
+    return (("    _P = c.s['places']\n" if "_P[" in fast else "")
+            + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
+            + ("    _A = c.s['attrs']\n" if "in _A " in fast else ""))
+
+
+def static_table(env: Any, name: str) -> dict[str, Any]:
+    """Returns `x.name` for every entity x without attributes of its own, as the checked
+    read (runtime.get_attr) gives it: its property, else its id for `id`, else the default."""
+    out: dict[str, Any] = {}
+    for x, props in env.props.items():
+        if name in props:
+            out[x] = props[name]
+        elif name == "id":
+            out[x] = x
+        elif name in env.attr_defaults:
+            out[x] = env.attr_defaults[name]
+    return out

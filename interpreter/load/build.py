@@ -196,7 +196,8 @@ def _env(spec: Spec, world: objects.World, params: dict[str, dict]) -> Env:
                objects={o for o, _k, _s in world.components}, spaces=set(spaces), dice=set(spec.sections["dice"]),
                game_vars=set(spec.game_vars), attributes=attributes, params=params,
                positional=set(spec.sections["functions"]) - set(spec.sections["quantities"]),
-               kinds=dict(world.kind_index))
+               kinds=dict(world.kind_index), props=world.props, player_vars=set(spec.player_vars),
+               attr_defaults={k: v for k, (v, _) in spec.attributes.items()})
 
 
 def _procedures(cx: Compiling) -> None:
