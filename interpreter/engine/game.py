@@ -197,8 +197,10 @@ class GameState:
         resume(self.game, self.d, self._action(action))
 
     def _action(self, action: Any) -> int:
-        a = integral(action, "action")
         p = self.d["pending"]
+        if type(action) is int and p is not None and 0 <= action < len(p["options"]):
+            return action                  # the common case, checked in one line
+        a = integral(action, "action")
         if p is None:
             raise ValueError("no decision is pending (the game is over)")
         if not 0 <= a < len(p["options"]):

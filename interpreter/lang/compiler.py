@@ -306,13 +306,15 @@ class Compiler(ExpressionCompiler):
     def while_stmt(self, node: Tree) -> None:
         cond, block = node.children
         head = len(self.code)
-        at = self.emit_ins((JUMPF, self.expr(cond), -1), cond)
+        # `while true` tests nothing: its loop leaves by break, return or end_game only
+        at = None if cond.data == "true" else self.emit_ins((JUMPF, self.expr(cond), -1), cond)
         self.loops.append((head, []))
         self.block(block)
         self.emit_ins((JUMP, head), block)
         _, breaks = self.loops.pop()
         end = len(self.code)
-        self.patch(at, end)
+        if at is not None:
+            self.patch(at, end)
         for b in breaks:
             self.patch(b, end)
 
