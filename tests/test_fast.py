@@ -148,3 +148,12 @@ def test_a_set_up_with_chance_is_not_kept():
     g, _ = build(GAMES / "footprints", [])
     g.new_initial_state(3, 1)
     assert not g._setups
+
+
+def test_generated_code_compiles_when_first_called():
+    load_all()
+    comp = Compiler(Env())
+    fn = comp.expression("1 + 2")
+    assert hasattr(fn, "lazy")                    # loaded, not compiled yet
+    assert fn(ctx()) == 3 and not hasattr(fn, "lazy")
+    assert fn(ctx()) == 3

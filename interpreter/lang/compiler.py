@@ -47,10 +47,6 @@ class Compiler(ExpressionCompiler):
     def program(self, name: str, text: str, params: tuple[str, ...] = (),
                 predefined: tuple[str, ...] = ()) -> Program | None:
         """Returns the compiled program, or None with self.errors filled."""
-        with self.batched():
-            return self._program(name, text, params, predefined)
-
-    def _program(self, name: str, text: str, params: tuple[str, ...], predefined: tuple[str, ...]) -> Program | None:
         tree = parse(text)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))
@@ -87,10 +83,6 @@ class Compiler(ExpressionCompiler):
         """Compiles a data function to a Python function `f(c, *args)`, its parameters plain
         Python arguments: calls between rules (the commonest thing a rule does) then cost
         one Python call, with no argument dict. Call sites find it as `_U[name]`."""
-        with self.batched():
-            return self._positional(name, text, params)
-
-    def _positional(self, name: str, text: str, params: tuple[str, ...]) -> Callable | None:
         tree = parse(text, expression=True)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))

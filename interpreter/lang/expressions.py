@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import operator
 import re
-from contextlib import contextmanager
 from types import CodeType, FunctionType
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -66,9 +65,22 @@ class Env:
 
 
 
-def _not_yet(*args: Any) -> Any:
-    """What a batched function runs until its program's compile() (never, in a loaded game)."""
-    raise RuntimeError("generated code used before it was compiled")
+def _lazy(*args: Any, _fn: Any = None) -> Any:
+    """What a generated function runs the first time: compiles its text, then runs as it."""
+    return _compiled(_fn)(*args)
+
+
+def _compiled(fn: FunctionType) -> FunctionType:
+    """Gives a generated function its compiled code (from then on calls cost nothing more)."""
+    text = fn.lazy
+    module = compile(text, "<effect>", "exec")
+    fn.__code__ = next(k for k in module.co_consts if isinstance(k, CodeType))
+    fn.__kwdefaults__ = None
+    del fn.lazy
+    return fn
+
+
+_LAZY = _lazy.__code__
 
 
 _INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -95,6 +107,7 @@ class ExpressionCompiler:
         self.scope: set[str] = set()
         self.arg_names: dict[int, Token] = {}
         self.ns: dict[str, Any] = dict(helpers.NAMESPACE)   # what the generated code refers to
+        self.ns["_compiled"] = _compiled
         self.ns["_U"] = env.compiled       # the data functions, by name (compiler.positional)
         self.consts: dict[Any, str] = {}
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
@@ -105,7 +118,6 @@ class ExpressionCompiler:
         self.vtag = ""                   # the suffix of comprehension variables (unique per inline)
         self.vcount = 0
         self.iterable = False            # the next call's value is only walked by a comprehension
-        self.batch: list[tuple[str, str, FunctionType]] | None = None   # functions waiting for compile()
         self.impure = False              # the expression being built calls a verb that changes the game
         self.static_tables: dict[str, str] = {}   # attribute -> the const name of its table (fast.py)
 
@@ -142,35 +154,13 @@ class ExpressionCompiler:
 
     # ---- compiling generated source -------------------------------------------------
     def define(self, text: str) -> FunctionType:
-        """Returns the function a generated `def` defines. Inside `batched()` it is compiled
-        later, with every other function of the same program, by one compile() call: that
-        call, not the code it makes, is most of what loading a game costs."""
-        if self.batch is None:
-            scope: dict[str, Any] = {}
-            exec(compile(text, "<effect>", "exec"), self.ns, scope)
-            return next(iter(scope.values()))
-        name = f"_g{len(self.batch)}"
-        text = f"def {name}" + text[text.index("("):]
-        fn = FunctionType(_not_yet.__code__, self.ns, name)
-        self.batch.append((name, text, fn))
+        """Returns the function a generated `def` defines, compiled when first called:
+        compile() is most of what loading costs, and most of a game's code (a variant's
+        rules, a card no playout draws, a check no one asks) never runs in one process."""
+        fn = FunctionType(_LAZY, self.ns, "_lazy")
+        fn.__kwdefaults__ = {"_fn": fn}
+        fn.lazy = text
         return fn
-
-    @contextmanager
-    def batched(self):
-        """Compiles the functions defined inside it with one compile() call at its end."""
-        if self.batch is not None:          # already inside one: the outer one compiles
-            yield
-            return
-        self.batch = []
-        try:
-            yield
-        finally:
-            batch, self.batch = self.batch, None
-            if batch:
-                code = compile("\n".join(t for _n, t, _f in batch), "<effect>", "exec")
-                made = {k.co_name: k for k in code.co_consts if isinstance(k, CodeType)}
-                for name, _t, fn in batch:
-                    fn.__code__ = made[name]
 
     def expr(self, node: Tree) -> Callable:
         """Returns the function computing one expression (a condition, a value, arguments)."""

@@ -100,23 +100,22 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     cx.comp = Compiler(_env(spec, world, params))
     _function_trees(cx)
     inside = structure.scopes(cx)
-    with cx.comp.batched():         # one compile() for all the game's generated code
-        _procedures(cx)
-        _effects(cx, world)
-        structure.compile_steps(cx, inside)
-        fields = _event_fields(cx, inside)
-        quantities = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["quantities"].items()}
-        procedures = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()}
-        table = abilities.compile_abilities(cx, fields, quantities, procedures)
-        listened = set(table.listeners) | set(table.targeted)
-        windows = {w for w in table.activated if w in inside}
-        _check_windows(cx, table, inside)
-        citations.check_citations(cx)
-        structure.compile_main(cx, inside, listened, windows)
-        functions = _functions(cx, table, quantities)
-        if cx.trace:
-            functions = {k: _traced(k, f) for k, f in functions.items()}
-        scoring = _scoring(cx)
+    _procedures(cx)
+    _effects(cx, world)
+    structure.compile_steps(cx, inside)
+    fields = _event_fields(cx, inside)
+    quantities = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["quantities"].items()}
+    procedures = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["procedures"].items()}
+    table = abilities.compile_abilities(cx, fields, quantities, procedures)
+    listened = set(table.listeners) | set(table.targeted)
+    windows = {w for w in table.activated if w in inside}
+    _check_windows(cx, table, inside)
+    citations.check_citations(cx)
+    structure.compile_main(cx, inside, listened, windows)
+    functions = _functions(cx, table, quantities)
+    if cx.trace:
+        functions = {k: _traced(k, f) for k, f in functions.items()}
+    scoring = _scoring(cx)
     _check_vars(cx)
     terminal.check_hints(cx, functions)
     if cx.diags:
