@@ -157,3 +157,29 @@ def test_generated_code_compiles_when_first_called():
     assert hasattr(fn, "lazy")                    # loaded, not compiled yet
     assert fn(ctx()) == 3 and not hasattr(fn, "lazy")
     assert fn(ctx()) == 3
+
+
+@pytest.mark.parametrize("x,expect", [(1, {"x": 1, "y": 10, "z": 11}), (2, {"x": 2, "y": 20, "z": 21}),
+                                      (3, {"x": 3, "y": 30, "z": 31})])
+def test_an_if_without_decisions_runs_in_one_block(x, expect):
+    from interpreter.lang.compiler import BLOCK
+    load_all()
+    text = ("let y = 0\nif x == 1 {\n  y = 10\n} elif x == 2 {\n  y = 20\n} else {\n  y = 30\n}\n"
+            "let z = y + 1\n")
+    prog = Compiler(Env()).program("t", text, params=("x",))
+    assert prog.code[0][0] == BLOCK and prog.code[0][2] == len(prog.code) - 1   # all but the RET
+    c = ctx()
+    c.l = {"x": x}
+    prog.code[0][1](c)
+    assert c.l == expect
+
+
+def test_a_failing_statement_in_a_branch_names_its_own_line():
+    load_all()
+    prog = Compiler(Env()).program("t", "let y = 0\nif x == 1 {\n  y = 1\n} else {\n  y = x + 'a'\n}\n",
+                                   params=("x",))
+    c = ctx()
+    c.l = {"x": 2}
+    with pytest.raises(RuntimeProblem, match="cannot compute 2 \\+ 'a'"):
+        prog.code[0][1](c)
+    assert prog.where[c.at][0] == 5

@@ -1,9 +1,9 @@
-"""Straight-line statements run as one Python function (a block).
+"""Straight-line statements, and ifs around them, run as one Python function (a block).
 
 A program compiles to instructions, one a statement part, so the VM can stop and resume
-anywhere. But a run of `let`, assignments and plain calls holds no decision and nothing
-jumps into its middle, so nothing ever stops there: such a run is written as one Python
-function and its first instruction becomes BLOCK. The other instructions stay where they
+anywhere. But a run of `let`, assignments, plain calls and `if`s of them holds no decision
+and nothing outside jumps into its middle, so nothing ever stops there: such a run is
+written as one Python function and its first instruction becomes BLOCK. The other instructions stay where they
 were (nothing reaches them), so program counters, saved games and the file:line of each
 instruction keep their meaning. If a statement of a block fails, the block notes which
 one (`c.at`), and the problem names that statement's line as before.
@@ -15,13 +15,14 @@ from typing import Any, Callable
 MIN_RUN = 2      # a single statement gains nothing from a block
 
 
-def targets(code: list[tuple], jumps: dict[int, int]) -> set[int]:
-    """Returns the instructions some jump lands on (`jumps`: opcode -> index of its target)."""
-    out = set()
-    for ins in code:
+def sources(code: list[tuple], jumps: dict[int, int]) -> dict[int, list[int]]:
+    """Returns, for each instruction some jump lands on, the instructions that jump there
+    (`jumps`: opcode -> index of its target)."""
+    out: dict[int, list[int]] = {}
+    for k, ins in enumerate(code):
         at = jumps.get(ins[0])
         if at is not None:
-            out.add(ins[at])
+            out.setdefault(ins[at], []).append(k)
     return out
 
 
@@ -56,12 +57,10 @@ def reads_of(ins: tuple) -> tuple[str, ...]:
 
 
 def block_text(parts: list[str], reads: list[tuple[str, ...]]) -> str:
-    """Returns the source of one block: each statement in turn, the failing one noted."""
-    body = []
-    for i, part in enumerate(parts):
-        body.append(f"        i = {i}")
-        body.extend("        " + line for line in part.split("\n"))
-    return ("def _b(c):\n    l = c.l\n    s = c.s\n    i = 0\n    try:\n" + "\n".join(body) + "\n"
+    """Returns the source of one block: each statement in turn (its lines made by
+    `region`), the failing one noted in `i`, the instruction a jump goes to in `g`."""
+    return ("def _b(c):\n    l = c.l\n    s = c.s\n    i = 0\n    g = 0\n    try:\n"
+            + "\n".join("        " + line for part in parts for line in part.split("\n")) + "\n"
             f"    except KeyError as e:\n"
             f"        c.at = i\n"
             f"        if e.args and e.args[0] in {tuple(reads)!r}[i]:\n"
@@ -75,24 +74,67 @@ def block_text(parts: list[str], reads: list[tuple[str, ...]]) -> str:
             f"        raise\n")
 
 
+def region(code: list[tuple], i: int, ops: dict[str, int], const: Callable[[Any], str],
+           came_from: dict[int, list[int]]) -> tuple[int, list[str]]:
+    """Returns the end of the block starting at i and each instruction's Python lines.
+    Statements and forward jumps (an `if` with no decision, call or loop in it) may be in
+    a block: a taken jump sets `g`, the instruction it lands on, and the instructions
+    before that one are skipped. Nothing outside may jump into the block but to its start,
+    and every jump in it lands in it or at its end (where the VM goes on)."""
+    jump, jumpf = ops["JUMP"], ops["JUMPF"]
+    parts: list[str] = []
+    j = i
+    while j < len(code):
+        if j > i and any(not i <= k < j for k in came_from.get(j, ())):
+            break
+        ins, op = code[j], code[j][0]
+        if op == jump and ins[1] > j:
+            part = f"g = {ins[1]}"
+        elif op == jumpf and ins[2] > j and _src(ins[1], const) is not None:
+            part = f"if not ({_src(ins[1], const)}):\n    g = {ins[2]}"
+        else:
+            part = statement_src(op, ins, ops, const)
+            if part is None:
+                break
+        parts.append(part)
+        j += 1
+    # the longest prefix whose jumps all land within it or at its end
+    while j > i:
+        far = max((code[k][1] if code[k][0] == jump else code[k][2] for k in range(i, j)
+                   if code[k][0] in (jump, jumpf)), default=j)
+        if far <= j:
+            break
+        j -= 1
+        parts.pop()
+    lines = []
+    skipped = set()
+    for k in range(i, j):
+        if code[k][0] in (jump, jumpf):
+            skipped.update(range(k + 1, code[k][1] if code[k][0] == jump else code[k][2]))
+    for n, part in enumerate(parts):
+        body = f"i = {n}\n{part}"
+        if i + n in skipped:      # a jump before it may pass over it
+            body = f"if g <= {i + n}:\n" + "\n".join("    " + x for x in body.split("\n"))
+        lines.append(body)
+    return j, lines
+
+
+def _src(fn: Any, const: Callable[[Any], str]) -> str | None:
+    if getattr(fn, "fast", False):
+        return f"{const(fn)}(c)"
+    return getattr(fn, "src", None)
+
+
 def fuse(code: list[tuple], ops: dict[str, int], define: Callable[[str], Any],
          const: Callable[[Any], str]) -> list[tuple]:
     """Returns the code with each run of fusable instructions started by a BLOCK."""
-    landing = targets(code, {ops["JUMP"]: 1, ops["JUMPF"]: 2, ops["FOR_NEXT"]: 3})
+    came_from = sources(code, {ops["JUMP"]: 1, ops["JUMPF"]: 2, ops["FOR_NEXT"]: 3})
     out = list(code)
     i = 0
     while i < len(code):
-        parts: list[str] = []
-        reads: list[tuple[str, ...]] = []
-        j = i
-        while j < len(code) and (j == i or j not in landing):
-            part = statement_src(code[j][0], code[j], ops, const)
-            if part is None:
-                break
-            parts.append(part)
-            reads.append(reads_of(code[j]))
-            j += 1
+        j, parts = region(code, i, ops, const, came_from)
         if len(parts) >= MIN_RUN:
-            out[i] = (ops["BLOCK"], define(block_text(parts, reads)), len(parts))
+            reads = [reads_of(code[k]) for k in range(i, j)]
+            out[i] = (ops["BLOCK"], define(block_text(parts, reads)), j - i)
         i = max(j, i + 1)
     return out
