@@ -183,3 +183,36 @@ def test_a_failing_statement_in_a_branch_names_its_own_line():
     with pytest.raises(RuntimeProblem, match="cannot compute 2 \\+ 'a'"):
         prog.code[0][1](c)
     assert prog.where[c.at][0] == 5
+
+
+LOOP = ("let t = 0\nfor v in xs {\n  if v == 3 {\n    continue\n  }\n  if v == 9 {\n    break\n  }\n"
+        "  t = t + v\n}\nlet done = t\n")
+
+
+@pytest.mark.parametrize("xs,total", [([1, 2, 3, 4], 7), ([5, 9, 100], 5), ([], 0)])
+def test_a_loop_without_decisions_runs_in_the_block(xs, total):
+    from interpreter.lang.compiler import BLOCK
+    load_all()
+    prog = Compiler(Env()).program("t", LOOP, params=("xs",))
+    assert prog.code[0][0] == BLOCK and prog.code[0][2] == len(prog.code) - 1
+    c = ctx()
+    c.l = {"xs": xs}
+    prog.code[0][1](c)
+    assert c.l["done"] == total and c.l.get("v") == (xs[-1] if xs and 9 not in xs else (9 if xs else None))
+
+
+def test_a_loop_in_a_block_keeps_its_checks():
+    load_all()
+    prog = Compiler(Env()).program("t", LOOP, params=("xs",))
+    c = ctx()
+    c.l = {"xs": 5}
+    with pytest.raises(RuntimeProblem, match="'for' needs a list, got 5"):
+        prog.code[0][1](c)
+    c.l = {"xs": [1, "a"]}
+    with pytest.raises(RuntimeProblem, match="cannot compute 1 \\+ 'a'"):
+        prog.code[0][1](c)
+    assert prog.where[c.at][0] == 9                 # t = t + v
+    c = ctx()
+    c.l, c.w[0] = {"xs": list(range(10, 60))}, 10  # each turn counts as work
+    with pytest.raises(RuntimeProblem, match="work budget"):
+        prog.code[0][1](c)

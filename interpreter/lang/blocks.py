@@ -1,8 +1,8 @@
-"""Straight-line statements, and ifs around them, run as one Python function (a block).
+"""Straight-line statements, and ifs and for loops of them, run as one Python function.
 
 A program compiles to instructions, one a statement part, so the VM can stop and resume
-anywhere. But a run of `let`, assignments, plain calls and `if`s of them holds no decision
-and nothing outside jumps into its middle, so nothing ever stops there: such a run is
+anywhere. But a run of `let`, assignments, plain calls and `if`s and `for` loops of them
+holds no decision and nothing outside jumps into its middle, so nothing ever stops there: such a run is
 written as one Python function and its first instruction becomes BLOCK. The other instructions stay where they
 were (nothing reaches them), so program counters, saved games and the file:line of each
 instruction keep their meaning. If a statement of a block fails, the block notes which
@@ -76,47 +76,108 @@ def block_text(parts: list[str], reads: list[tuple[str, ...]]) -> str:
 
 def region(code: list[tuple], i: int, ops: dict[str, int], const: Callable[[Any], str],
            came_from: dict[int, list[int]]) -> tuple[int, list[str]]:
-    """Returns the end of the block starting at i and each instruction's Python lines.
-    Statements and forward jumps (an `if` with no decision, call or loop in it) may be in
-    a block: a taken jump sets `g`, the instruction it lands on, and the instructions
-    before that one are skipped. Nothing outside may jump into the block but to its start,
-    and every jump in it lands in it or at its end (where the VM goes on)."""
+    """Returns the end of the block starting at i and its Python lines, one part an
+    instruction (a loop: one part for all of it). Statements, forward jumps (an `if` with
+    no decision, call or loop in it) and `for` loops of such statements may be in a block:
+    a taken jump sets `g`, the instruction it lands on, and the ones before it are skipped.
+    Nothing outside may jump into the block but to its start, and every jump in it lands
+    in it or at its end (where the VM goes on)."""
     jump, jumpf = ops["JUMP"], ops["JUMPF"]
-    parts: list[str] = []
+    items: list[tuple[int, int, str]] = []          # (first instruction, end, lines)
     j = i
     while j < len(code):
         if j > i and any(not i <= k < j for k in came_from.get(j, ())):
             break
-        ins, op = code[j], code[j][0]
-        if op == jump and ins[1] > j:
-            part = f"g = {ins[1]}"
-        elif op == jumpf and ins[2] > j and _src(ins[1], const) is not None:
-            part = f"if not ({_src(ins[1], const)}):\n    g = {ins[2]}"
-        else:
-            part = statement_src(op, ins, ops, const)
-            if part is None:
+        if code[j][0] == ops["FOR_INIT"]:
+            loop = _loop(code, j, i, ops, const, came_from)
+            if loop is None:
                 break
-        parts.append(part)
+            items.append((j, loop[0], loop[1]))
+            j = loop[0]
+            continue
+        part = _simple(code, j, len(code), ops, const, {})
+        if part is None:
+            break
+        items.append((j, j + 1, part[0]))
         j += 1
     # the longest prefix whose jumps all land within it or at its end
-    while j > i:
-        far = max((code[k][1] if code[k][0] == jump else code[k][2] for k in range(i, j)
+    while items:
+        j = items[-1][1]
+        far = max((_target(code[k], ops) for k0, k1, _t in items if k1 == k0 + 1 for k in [k0]
                    if code[k][0] in (jump, jumpf)), default=j)
         if far <= j:
             break
-        j -= 1
-        parts.pop()
-    lines = []
-    skipped = set()
-    for k in range(i, j):
-        if code[k][0] in (jump, jumpf):
-            skipped.update(range(k + 1, code[k][1] if code[k][0] == jump else code[k][2]))
-    for n, part in enumerate(parts):
-        body = f"i = {n}\n{part}"
-        if i + n in skipped:      # a jump before it may pass over it
-            body = f"if g <= {i + n}:\n" + "\n".join("    " + x for x in body.split("\n"))
-        lines.append(body)
+        items.pop()
+    j = items[-1][1] if items else i
+    skipped: set[int] = set()
+    for k0, k1, _t in items:
+        if k1 == k0 + 1 and code[k0][0] in (jump, jumpf):
+            skipped.update(range(k0 + 1, _target(code[k0], ops)))
+    lines = [_guard(f"i = {k0 - i}\n{text}", k0, "g") if k0 in skipped else f"i = {k0 - i}\n{text}"
+             for k0, _k1, text in items]
     return j, lines
+
+
+def _target(ins: tuple, ops: dict[str, int]) -> int:
+    return ins[1] if ins[0] == ops["JUMP"] else ins[2]
+
+
+def _guard(body: str, k: int, var: str) -> str:
+    """Runs `body` only if no jump passed over instruction k."""
+    return f"if {var} <= {k}:\n" + "\n".join("    " + x for x in body.split("\n"))
+
+
+def _simple(code: list[tuple], k: int, hi: int, ops: dict[str, int], const: Callable[[Any], str],
+            exits: dict[int, str], var: str = "g") -> tuple[str, int | None] | None:
+    """Returns the lines of one statement or jump (and where a jump may skip to), or None.
+    A jump lands forward up to `hi`, or on a target of `exits` (break, continue)."""
+    ins, op = code[k], code[k][0]
+    if op in (ops["JUMP"], ops["JUMPF"]):
+        t = _target(ins, ops)
+        if t in exits:
+            act, skip = exits[t], None
+        elif k < t <= hi:
+            act, skip = f"{var} = {t}", t
+        else:
+            return None
+        if op == ops["JUMP"]:
+            return act, skip
+        cond = _src(ins[1], const)
+        return (None if cond is None else (f"if not ({cond}):\n    {act}", skip))
+    part = statement_src(op, ins, ops, const)
+    return None if part is None else (part, None)
+
+
+def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Callable[[Any], str],
+          came_from: dict[int, list[int]]) -> tuple[int, str] | None:
+    """Returns the end and the lines of a `for` loop at j whose body is statements and
+    forward jumps (break and continue included), or None. Each turn counts one unit of
+    work, so loops in blocks stay within the work budget between two decisions."""
+    init, head = code[j], j + 1
+    if head >= len(code) or code[head][0] != ops["FOR_NEXT"] or code[head][1] != init[1]:
+        return None
+    seq, var, end = _src(init[2], const), code[head][2], code[head][3]
+    back = end - 1
+    if seq is None or code[back] != (ops["JUMP"], head):
+        return None
+    if any(not j <= k < end for t in range(head, end) for k in came_from.get(t, ())):
+        return None
+    exits = {end: "break", head: "continue", back: "continue"}
+    body, skipped = [], set()
+    for k in range(head + 1, back):
+        part = _simple(code, k, back, ops, const, exits, "h")
+        if part is None:
+            return None
+        if part[1] is not None:
+            skipped.update(range(k + 1, part[1]))
+        body.append((k, part[0]))
+    inner = [_guard(f"i = {k - base}\n{t}", k, "h") if k in skipped else f"i = {k - base}\n{t}"
+             for k, t in body]
+    text = (f"_q = {seq}\n"
+            f"if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {{_q!r}}\")\n"
+            f"for _v in _q:\n    _spend(c, 1)\n    l[{var!r}] = _v\n    h = 0\n"
+            + "\n".join("    " + x for part in inner for x in part.split("\n")))
+    return end, text
 
 
 def _src(fn: Any, const: Callable[[Any], str]) -> str | None:

@@ -24,7 +24,7 @@ __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CA
 # Opcodes (small ints keep the VM's dispatch cheap).
 EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
 OPS = {"EXPR": EXPR, "LET": LET, "SETATTR": SETATTR, "SETGAME": SETGAME, "JUMP": JUMP, "JUMPF": JUMPF,
-       "FOR_NEXT": FOR_NEXT, "BLOCK": BLOCK}   # what lang/blocks.py needs to know
+       "FOR_NEXT": FOR_NEXT, "FOR_INIT": FOR_INIT, "BLOCK": BLOCK}   # what lang/blocks.py needs to know
 WINDOW = "engine:window"   # the program that offers activated abilities (see load/abilities.py)
 
 
