@@ -2,10 +2,10 @@
 
 A program compiles to instructions, one a statement part, so the VM can stop and resume
 anywhere. But a run of `let`, assignments, plain calls and `if`s and `for` loops of them
-holds no decision and nothing outside jumps into its middle, so nothing ever stops there: such a run is
-written as one Python function and its first instruction becomes BLOCK. The other instructions stay where they
-were (nothing reaches them), so program counters, saved games and the file:line of each
-instruction keep their meaning. If a statement of a block fails, the block notes which
+holds no decision and nothing outside jumps into its middle, so nothing ever stops there:
+such a run is written as one Python function and its first instruction becomes BLOCK. The
+other instructions stay where they were (nothing reaches them), so program counters, saved
+games and the file:line of each instruction keep their meaning. If a statement of a block fails, the block notes which
 one (`c.at`), and the problem names that statement's line as before.
 """
 from __future__ import annotations
