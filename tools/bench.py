@@ -30,6 +30,7 @@ from interpreter.records import play
 from interpreter.engine import rng
 game, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 g = load_game(game)
+play(g, players, rng.derive(2, 0), make_agents(["random"], players, 0), log=False)   # warm-up: first-call costs
 decisions = 0
 start = time.process_time()
 for i in range(games):

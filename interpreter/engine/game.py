@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..lang.compiler import Program
 from . import state as st
 from .abilities import AbilityTable
+from .rng import seed_state
 from .vm import check_waiting, decision_text, resume, run
 from ..words import span
 
@@ -79,6 +80,7 @@ class CompiledGame:
     env: Any = None                               # the compiler Env, for scenarios and tools
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
+    _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
     terminal: dict = field(default_factory=dict)              # terminal.yaml's hints (interpreter/terminal/)
     heuristic: Callable | None = None                         # scoring.bots.heuristic: bots' mid-game rating
@@ -140,6 +142,12 @@ class CompiledGame:
         n = self.min_players if num_players is None else integral(num_players, "num_players")
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.id} takes {span(self.min_players, self.max_players, 'player')}, got {n}")
+        key = (n, bool(log))
+        known = self._setups.get(key) if self.trace is None else None
+        if known is not None:
+            d = st.clone_state(known)
+            d["seed"], d["rng"] = seed, seed_state(seed)
+            return GameState(self, d)
         places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
         for obj, _kind, start in self.components:
             places[start].append(obj)
@@ -147,6 +155,10 @@ class CompiledGame:
         d["log_on"] = log
         s = GameState(self, d)
         run(self, d)
+        if d["rng"] == seed_state(seed) and self.trace is None and not d["terminal"]:
+            # The set-up drew nothing at random, so it is the same for every seed: kept,
+            # a later game of this size starts as a copy of it with its own seed.
+            self._setups[key] = st.clone_state(d)
         return s
 
     def manifest(self) -> dict[str, int]:
@@ -187,8 +199,10 @@ class GameState:
         resume(self.game, self.d, self._action(action))
 
     def _action(self, action: Any) -> int:
-        a = integral(action, "action")
         p = self.d["pending"]
+        if type(action) is int and p is not None and 0 <= action < len(p["options"]):
+            return action                  # the common case, checked in one line
+        a = integral(action, "action")
         if p is None:
             raise ValueError("no decision is pending (the game is over)")
         if not 0 <= a < len(p["options"]):

@@ -31,6 +31,12 @@ _ATOMS = {str, int, bool, float, type(None)}
 # writes a new value (verbs/hexmap.py), so clones may share them.
 SHARED = frozenset({"pos", "adj", "hex_at"})
 
+# Tables whose entries are written anew, never changed in place (runtime.set_attr writes an
+# object's attributes and a player's variables as a new dict; a game variable is replaced
+# whole), and whose values (lists, records) no rule changes in place: a clone copies the
+# table and shares the entries.
+SHALLOW = {"attrs": dict.copy, "pvars": list.copy, "gvars": dict.copy, "pending": dict.copy}
+
 
 def clone_state(d: dict) -> dict:
     """Returns an independent copy of a state, by its known shape: places are lists of ids,
@@ -38,14 +44,18 @@ def clone_state(d: dict) -> dict:
     at C speed; the parts that never change in place are shared; the rest copies deeply."""
     e = {k: (v if type(v) in _ATOMS or k in SHARED else jcopy(v)) for k, v in d.items()
          if k not in _BY_SHAPE}
-    e["places"] = {k: v[:] for k, v in d["places"].items()}
+    for k, copy in SHALLOW.items():
+        v = d[k]
+        e[k] = v if v is None else copy(v)
+    places = d["places"]
+    e["places"] = dict(zip(places, map(list.copy, places.values())))   # at C speed, no Python loop
     e["loc"] = dict(d["loc"])
     e["log"] = d["log"][:]
     e["actions"] = d["actions"][:]
     return e
 
 
-_BY_SHAPE = frozenset({"places", "loc", "log", "actions"})
+_BY_SHAPE = frozenset({"places", "loc", "log", "actions"}) | frozenset(SHALLOW)
 
 
 def new_state(num_players: int, seed: int, places: dict[str, list[str]], pvars: dict[str, Any],

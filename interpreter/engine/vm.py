@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compiler import (CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
+from ..lang.compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
                              LET, RET, RUN, SETATTR, SETGAME)
 from ..lang.runtime import Ctx, RuntimeProblem, frozen, save_check, set_attr, text_of
 from .abilities import fired, replacement
@@ -53,11 +53,29 @@ def run(g: Any, d: dict) -> None:
             steps += 1
             if steps > budget:
                 raise RuntimeProblem(f"step budget of {budget} exceeded (an endless loop?)")
-            if op == LET:
-                l[ins[1]] = ins[2](c)
-            elif op == JUMPF:
+            if op == JUMPF:
                 if not ins[1](c):
                     pc = ins[2]
+            elif op == BLOCK:
+                try:
+                    ins[1](c)
+                except BaseException:
+                    pc += getattr(c, "at", 0)   # the statement that failed names its line
+                    raise
+                pc += ins[2] - 1
+                steps += ins[2] - 1
+            elif op == LET:
+                l[ins[1]] = ins[2](c)
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == FOR_NEXT:
+                it = l[ins[1]]
+                if it[1] < len(it[0]):
+                    l[ins[2]] = it[0][it[1]]
+                    it[1] += 1
+                else:
+                    del l[ins[1]]
+                    pc = ins[3]
             elif op == EXPR:
                 ins[1](c)
             elif op == CALL or op == CALLD:
@@ -94,16 +112,6 @@ def run(g: Any, d: dict) -> None:
                     l[into] = value
                 code, pc = programs[fr["p"]].code, fr["pc"]
                 c = Ctx(d, g, l, work)
-            elif op == JUMP:
-                pc = ins[1]
-            elif op == FOR_NEXT:
-                it = l[ins[1]]
-                if it[1] < len(it[0]):
-                    l[ins[2]] = it[0][it[1]]
-                    it[1] += 1
-                else:
-                    del l[ins[1]]
-                    pc = ins[3]
             elif op == FOR_INIT:
                 seq = ins[2](c)
                 if type(seq) is not list:

@@ -12,6 +12,8 @@ from typing import Callable
 from lark import Token, Tree
 
 from ..diagnostics import suggest
+from . import blocks
+from . import fast as fastsrc
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
 from .registry import INTERNAL
@@ -20,7 +22,9 @@ from .registry import INTERNAL
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
 
 # Opcodes (small ints keep the VM's dispatch cheap).
-EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD = range(15)
+EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
+OPS = {"EXPR": EXPR, "LET": LET, "SETATTR": SETATTR, "SETGAME": SETGAME, "JUMP": JUMP, "JUMPF": JUMPF,
+       "FOR_NEXT": FOR_NEXT, "FOR_INIT": FOR_INIT, "BLOCK": BLOCK}   # what lang/blocks.py needs to know
 WINDOW = "engine:window"   # the program that offers activated abilities (see load/abilities.py)
 
 
@@ -58,7 +62,7 @@ class Compiler(ExpressionCompiler):
         self.emit_ins((RET, None), tree)
         if len(self.errors) > before:
             return None
-        return Program(name, params, self.code, self.where)
+        return Program(name, params, blocks.fuse(self.code, OPS, self.define, self.const), self.where)
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""
@@ -96,10 +100,24 @@ class Compiler(ExpressionCompiler):
         text = (f"def _f(c{args}):\n    try:\n        return {body}\n"
                 f"    except TypeError as e:\n"
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
-        scope: dict[str, Any] = {}
-        exec(compile(text, f"<function {name}>", "exec"), self.ns, scope)
-        self.ns["_U"][name] = scope["_f"]
-        return scope["_f"]
+        fn = self.fast_form(name, tree, params, self.define(text))
+        self.ns["_U"][name] = fn
+        return fn
+
+    def fast_form(self, name: str, tree: Tree, params: tuple[str, ...], checked: Callable) -> Callable:
+        """Returns the fast form of a data function (lang/fast.py), falling back to `checked`
+        on any Python error (which then reports the problem as the checked form always did)."""
+        self.env.fn_trees.setdefault(name, (params, tree))
+        before = len(self.errors)
+        self.bound, self.fast = list(params), True
+        try:
+            body = self.src(tree)
+        finally:
+            self.fast, self.bound = False, []
+        if len(self.errors) > before:          # not expected: the checked form compiled
+            del self.errors[before:]
+            return checked
+        return self.define(fastsrc.function_text(params, body, self.const(checked)))
 
     # ---- helpers ------------------------------------------------------------------
     def emit_ins(self, ins: tuple, node: Tree | Token) -> int:
@@ -280,13 +298,15 @@ class Compiler(ExpressionCompiler):
     def while_stmt(self, node: Tree) -> None:
         cond, block = node.children
         head = len(self.code)
-        at = self.emit_ins((JUMPF, self.expr(cond), -1), cond)
+        # `while true` tests nothing: its loop leaves by break, return or end_game only
+        at = None if cond.data == "true" else self.emit_ins((JUMPF, self.expr(cond), -1), cond)
         self.loops.append((head, []))
         self.block(block)
         self.emit_ins((JUMP, head), block)
         _, breaks = self.loops.pop()
         end = len(self.code)
-        self.patch(at, end)
+        if at is not None:
+            self.patch(at, end)
         for b in breaks:
             self.patch(b, end)
 

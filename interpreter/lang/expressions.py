@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 import re
+from types import CodeType, FunctionType
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -21,6 +22,7 @@ from lark import Token, Tree
 from ..diagnostics import suggest
 from .parser import SyntaxProblem, parse
 from .registry import REGISTRY, Verb
+from . import fast as fastsrc
 from . import helpers
 from .runtime import MAX_INT, Ctx, RuntimeProblem
 
@@ -54,7 +56,31 @@ class Env:
     internal: bool = False                                       # engine-written programs may use _call
     positional: set[str] = field(default_factory=set)           # data functions called as _U[name](c, ...)
     compiled: dict[str, Callable] = field(default_factory=dict)  # those functions, once compiled (_U)
+    kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)   # object ids by kind
+    inline: bool = True                                          # fast forms may inline data functions
+    fn_trees: dict[str, tuple[tuple[str, ...], Any]] = field(default_factory=dict)  # name -> (params, tree)
+    props: dict[str, dict[str, Any]] = field(default_factory=dict)  # entity id -> static properties
+    attr_defaults: dict[str, Any] = field(default_factory=dict)     # declared attributes' defaults
+    player_vars: set[str] = field(default_factory=set)
 
+
+
+def _lazy(*args: Any, _fn: Any = None) -> Any:
+    """What a generated function runs the first time: compiles its text, then runs as it."""
+    return _compiled(_fn)(*args)
+
+
+def _compiled(fn: FunctionType) -> FunctionType:
+    """Gives a generated function its compiled code (from then on calls cost nothing more)."""
+    text = fn.lazy
+    module = compile(text, "<effect>", "exec")
+    fn.__code__ = next(k for k in module.co_consts if isinstance(k, CodeType))
+    fn.__kwdefaults__ = None
+    del fn.lazy
+    return fn
+
+
+_LAZY = _lazy.__code__
 
 
 _INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -81,10 +107,19 @@ class ExpressionCompiler:
         self.scope: set[str] = set()
         self.arg_names: dict[int, Token] = {}
         self.ns: dict[str, Any] = dict(helpers.NAMESPACE)   # what the generated code refers to
+        self.ns["_compiled"] = _compiled
         self.ns["_U"] = env.compiled       # the data functions, by name (compiler.positional)
         self.consts: dict[Any, str] = {}
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
         self.reads: set[str] = set()     # program locals the expression being built reads
+        self.fast = False                # building a data function's fast form (fast.py)
+        self.subst: dict[str, str] = {}  # parameter -> argument source, in a function written inline
+        self.inlining: list[str] = []    # the functions being written inline, outermost first
+        self.vtag = ""                   # the suffix of comprehension variables (unique per inline)
+        self.vcount = 0
+        self.iterable = False            # the next call's value is only walked by a comprehension
+        self.impure = False              # the expression being built calls a verb that changes the game
+        self.static_tables: dict[str, str] = {}   # attribute -> the const name of its table (fast.py)
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -113,14 +148,46 @@ class ExpressionCompiler:
                 f"        raise\n"
                 f"    except TypeError as e:\n"
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
-        scope: dict[str, Any] = {}
-        exec(compile(text, "<effect>", "exec"), self.ns, scope)
-        return scope["_f"]
+        fn = self.define(text)
+        fn.src, fn.reads = src, reads      # a block of statements (blocks.py) is built from these
+        return fn
+
+    # ---- compiling generated source -------------------------------------------------
+    def define(self, text: str) -> FunctionType:
+        """Returns the function a generated `def` defines, compiled when first called:
+        compile() is most of what loading costs, and most of a game's code (a variant's
+        rules, a card no playout draws, a check no one asks) never runs in one process."""
+        fn = FunctionType(_LAZY, self.ns, "_lazy")
+        fn.__kwdefaults__ = {"_fn": fn}
+        fn.lazy = text
+        return fn
 
     def expr(self, node: Tree) -> Callable:
         """Returns the function computing one expression (a condition, a value, arguments)."""
         self.reads = set()
-        return self.function(self.src(node))
+        self.impure = False
+        src = self.src(node)
+        fn = self.function(src)
+        if self.impure or self.fast or not self.env.inline:
+            return fn
+        return self.fast_expr(node, src, fn)
+
+    def fast_expr(self, node: Tree, src: str, checked: Callable) -> Callable:
+        """Returns the fast form of an expression that only queries (lang/fast.py), falling
+        back to `checked`; or `checked` itself when the fast form would be the same code."""
+        before = len(self.errors)
+        self.fast = True
+        try:
+            body = self.src(node)
+        finally:
+            self.fast = False
+        if len(self.errors) > before or body == src:
+            del self.errors[before:]
+            return checked
+        fn = self.define(fastsrc.expression_text(body, self.const(checked)))
+        fn.src, fn.reads = checked.src, checked.reads
+        fn.fast = True          # a block calls it rather than writing the checked source inline
+        return fn
 
     # ---- calls --------------------------------------------------------------------
     def split_args(self, node: Tree) -> tuple[list[Tree], dict[str, Tree]]:
@@ -180,8 +247,11 @@ class ExpressionCompiler:
             self.err(node, f"{what} changes the flow of play and must stand as a statement"
                      + (" or as 'let x = ...'" if fname != "run" else ""))
             return "None"
+        iterable, self.iterable = self.iterable, False
         if fname in self.env.positional:
-            return f"_U[{fname!r}](c{''.join(', ' + a for a in self.positional_args(node, fname))})"
+            args = self.positional_args(node, fname)
+            inline = self.inline(fname, args) if self.fast else None
+            return inline or f"_U[{fname!r}](c{''.join(', ' + a for a in args)})"
         if fname in self.env.functions:
             return f"_call(c, {fname!r}, {self.bind_src(node, fname, self.env.functions[fname])})"
         verb = self.env.registry.get(fname)
@@ -189,6 +259,8 @@ class ExpressionCompiler:
             known = list(self.env.registry) + list(self.env.functions) + list(self.env.procedures)
             self.err(node, f"unknown function '{fname}'" + suggest(fname, known))
             return "None"
+        if not verb.pure:
+            self.impure = True
         if self.pure_only and not verb.pure:
             self.err(node, f"{fname}() changes the game, so it cannot be used in a function, "
                      "condition or scoring formula (use it in a procedure)")
@@ -222,12 +294,58 @@ class ExpressionCompiler:
                     slots[i] = "None"
                 else:
                     slots[i] = self.const(p.default)
+        kind = None
+        if fname == "objects" and args and isinstance(args[0], Tree) and args[0].data == "string" \
+                and "{" not in str(args[0].children[0]):
+            kind = str(args[0].children[0])[1:-1]
+        quick = fastsrc.verb_src(fname, slots, iterable) if self.fast else None
+        if quick is None:
+            quick = fastsrc.iter_src(fname, slots, iterable, self.const, self.env.kinds, kind)
+        if quick is not None:
+            return quick
         impl = self.const(verb.impl)
         out = f"{impl}(c{''.join(', ' + x for x in slots)})"
         if fname == "log":
             # Log lines are only formatted when the game keeps a log (playouts run without).
             return f"({out} if c.s.get('log_on', True) else None)"
         return out
+
+    def inline(self, fname: str, args: list[str]) -> str | None:
+        """Returns a data function's fast form written inline with these argument sources,
+        or None (not known yet, recursive, too deep, or an argument too dear to repeat)."""
+        entry = self.env.fn_trees.get(fname)
+        if entry is None or not self.env.inline or fname in self.inlining or len(self.inlining) >= fastsrc.MAX_INLINE:
+            return None
+        params, tree = entry
+        for p, a in zip(params, args):
+            uses = sum(1 for t in tree.scan_values(lambda v: isinstance(v, Token) and str(v) == p))
+            if uses > 1 and not fastsrc.CHEAP.match(a):
+                return None
+        saved = (self.bound, self.subst, self.scope, self.vtag, len(self.errors))
+        self.vcount += 1
+        self.bound, self.scope, self.vtag = [], set(), str(self.vcount)
+        self.subst = {p: f"({a})" for p, a in zip(params, args)}
+        self.inlining.append(fname)
+        try:
+            body = self.src(tree)
+        finally:
+            self.inlining.pop()
+            self.bound, self.subst, self.scope, self.vtag, before = saved
+        if len(self.errors) > before:
+            del self.errors[before:]
+            return None
+        return f"({body})"
+
+    def static_attr(self, base: str, name: str) -> str | None:
+        """Returns the fast source of `base.name` read from a table of every entity's value
+        (props, else `id`, else the declared default) while the object has no attribute of
+        its own; None where a player variable shares the name or `base` is dear to repeat."""
+        if name in self.env.player_vars or not fastsrc.CHEAP.match(base) or not self.env.props:
+            return None
+        table = self.static_tables.get(name)
+        if table is None:
+            table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
+        return f"({table}[{base}] if type({base}) is str and {base} not in _A else _attr(c, {base}, {name!r}))"
 
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind
@@ -293,8 +411,15 @@ class ExpressionCompiler:
             if base.data == "name" and str(base.children[0]) == "params" and "params" not in self.scope:
                 return self.param(node, attr)
             self.check_attr(node, attr)
-            return f"_attr(c, {self.src(base)}, {attr!r})"
+            base_src = self.src(base)
+            if self.fast:
+                quick = self.static_attr(base_src, attr)
+                if quick is not None:
+                    return quick
+            return f"_attr(c, {base_src}, {attr!r})"
         if kind == "index":
+            if self.fast:
+                return f"{self.src(ch[0])}[{self.src(ch[1])}]"
             return f"_item({self.src(ch[0])}, {self.src(ch[1])})"
         if kind == "call":
             return self.call(node)
@@ -335,7 +460,9 @@ class ExpressionCompiler:
 
     def name(self, node: Tree, name: str) -> str:
         if name in self.bound:
-            return f"v_{name}"
+            return f"v{self.vtag}_{name}"
+        if name in self.subst:
+            return self.subst[name]
         if name in self.scope:
             self.reads.add(name)
             return f"l[{name!r}]"
@@ -351,14 +478,18 @@ class ExpressionCompiler:
         ch = node.children
         body, var, seq = ch[0], str(ch[1]), ch[2]
         cond = ch[3] if len(ch) > 3 else None
-        seq_src = self.src(seq)          # the list is read outside the comprehension's own name
+        self.iterable = seq.data == "call"
+        try:
+            seq_src = self.src(seq)      # the list is read outside the comprehension's own name
+        finally:
+            self.iterable = False
         self.bound.append(var)
         try:
             body_src = self.src(body)
             cond_src = self.src(cond) if cond is not None else None
         finally:
             self.bound.pop()
-        out = f"[{body_src} for v_{var} in _each(c, {seq_src})"
+        out = f"[{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
         return out + (f" if {cond_src}]" if cond_src is not None else "]")
 
     def string(self, tok: Token) -> str:

@@ -20,7 +20,7 @@ class Ctx:
     """What a running closure sees: the state data, the compiled game, its locals, and
     the work left before the next decision (a one-item list shared by a whole run)."""
 
-    __slots__ = ("s", "g", "l", "w")
+    __slots__ = ("s", "g", "l", "w", "at")   # at: the statement of a block that failed (blocks.py)
 
     def __init__(self, s: dict, g: Any, l: dict, w: list | None = None):
         self.s, self.g, self.l = s, g, l
@@ -90,12 +90,15 @@ def set_attr(c: Ctx, x: Any, name: str, value: Any) -> None:
     if t is list or t is dict:
         save_check(c, value)
     if type(x) is int and not isinstance(x, bool):
-        pv = c.s["pvars"][x]
+        pvars = c.s["pvars"]
+        pv = pvars[x]
         if name not in pv:
             raise RuntimeProblem(f"player {x} has no variable {name!r}")
-        pv[name] = value
+        pvars[x] = {**pv, name: value}      # written anew, never changed in place: clones share it
     elif type(x) is str:
-        c.s["attrs"].setdefault(x, {})[name] = value
+        attrs = c.s["attrs"]
+        old = attrs.get(x)
+        attrs[x] = {**old, name: value} if old else {name: value}   # the same
     else:
         raise RuntimeProblem(f"cannot set .{name} of {x!r}")
 

@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic, DefinitionError, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
+from ..lang.parser import SyntaxProblem, parse
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
 from . import abilities, citations, objects, structure, terminal
@@ -97,6 +98,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     world = objects.compile_objects(cx)
     params = _params(cx)
     cx.comp = Compiler(_env(spec, world, params))
+    _function_trees(cx)
     inside = structure.scopes(cx)
     _procedures(cx)
     _effects(cx, world)
@@ -194,7 +196,9 @@ def _env(spec: Spec, world: objects.World, params: dict[str, dict]) -> Env:
                functions=fns, places=set(zones) | set(spaces), zones=set(zones),
                objects={o for o, _k, _s in world.components}, spaces=set(spaces), dice=set(spec.sections["dice"]),
                game_vars=set(spec.game_vars), attributes=attributes, params=params,
-               positional=set(spec.sections["functions"]) - set(spec.sections["quantities"]))
+               positional=set(spec.sections["functions"]) - set(spec.sections["quantities"]),
+               kinds=dict(world.kind_index), props=world.props, player_vars=set(spec.player_vars),
+               attr_defaults={k: v for k, (v, _) in spec.attributes.items()})
 
 
 def _procedures(cx: Compiling) -> None:
@@ -263,10 +267,10 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
     """The data functions and quantities, each as `f(c)` reading its arguments from c.l
     (for call_function and views); rules call the plain functions positionally."""
     out: dict[str, Any] = {}
+    texts = _function_texts(cx)
     for name, (item, src) in cx.spec.sections["functions"].items():
         params = tuple(item.get("params", ()))
-        expr = item["expr"]
-        fn = cx.comp.positional(name, ("true" if expr else "false") if type(expr) is bool else str(expr), params)
+        fn = cx.comp.positional(name, texts[name], params)
         cx.report(src.at("expr"))
         if fn is None:
             continue
@@ -279,6 +283,25 @@ def _functions(cx: Compiling, table: Any, quantities: dict[str, tuple]) -> dict[
         if fn is not None:
             out[name] = quantity(name, fn, params, table.statics.get(name))
     return out
+
+
+def _function_texts(cx: Compiling) -> dict[str, str]:
+    """Returns each data function's text."""
+    return {name: ("true" if e else "false") if type(e) is bool else str(e)
+            for name, (item, _src) in cx.spec.sections["functions"].items() for e in [item["expr"]]}
+
+
+def _function_trees(cx: Compiling) -> None:
+    """Gives the compiler every data function's parsed text before anything is compiled, so
+    any rule may have one written inline in its fast form (lang/fast.py)."""
+    env = cx.comp.env
+    env.inline = not cx.trace           # coverage counts each function's calls: none inline
+    texts = _function_texts(cx)
+    for name, (item, _src) in cx.spec.sections["functions"].items():
+        if name in env.positional:
+            tree = parse(texts[name], expression=True)
+            if not isinstance(tree, SyntaxProblem):
+                env.fn_trees[name] = (tuple(item.get("params", ())), tree)
 
 
 def _by_dict(fn: Any, params: tuple[str, ...]) -> Any:

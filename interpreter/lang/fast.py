@@ -1,0 +1,110 @@
+"""The fast form of a data function: the same rule as Python source without the checks.
+
+A data function is pure (only queries), so it may run twice with the same result. Each
+one is compiled twice: the checked form (every verb call, every error a problem with a
+message) and a fast form in which the commonest queries are plain Python on the state
+(`size(s)` is `len(places[s])`), `xs[i]` is Python's own, and calls to other data functions
+whose arguments are cheap are written inline. When the fast form raises a Python error,
+the checked form runs instead and reports the problem exactly as before; a valid rule
+never gets there, so it pays for no check.
+
+What the fast form may not do: count less work (`_each` stays, so budgets hold), or differ
+in any value from the checked form (each template below returns what its verb returns).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+# Errors after which the checked form runs (and reports the problem, if there is one).
+FALLBACK = "(KeyError, TypeError, IndexError, AttributeError, ValueError, ZeroDivisionError, OverflowError)"
+
+# An argument source that is cheap and side-effect free to write more than once.
+CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None|l\['\w+'\])(\[(v\w+|k\d+|-?\d+)\])*\)*$")
+
+MAX_INLINE = 3   # nested inlining depth
+
+
+def verb_src(fname: str, args: list[str], iterable: bool) -> str | None:
+    """Returns the fast source of a query with argument sources `args` (None: keep the
+    call). `iterable`: the value is only walked by a comprehension, never kept, so a
+    list the engine holds may be walked without a copy."""
+    if fname == "size":
+        return f"len(_P[{args[0]}])"
+    if fname == "top":
+        return f"(_P[{args[0]}] or _NONE1)[-1]"
+    if fname == "bottom_of":
+        return f"(_P[{args[0]}] or _NONE1)[0]"
+    if fname == "contents":
+        return f"_P[{args[0]}]" if iterable else f"_P[{args[0]}][:]"
+    if fname == "place_of":
+        return f"_L[{args[0]}]"
+    if fname == "len":
+        return f"len({args[0]})"
+    if fname == "is_space":
+        return f"({args[0]} in (c.s.get('adj') or c.g.adj))"
+    if fname == "players":
+        return "range(c.s['n'])" if iterable else "list(range(c.s['n']))"
+    return None
+
+
+def iter_src(fname: str, args: list[str], iterable: bool, const: Callable[[Any], str],
+             kinds: dict[str, tuple[str, ...]], kind: str | None = None) -> str | None:
+    """Returns the source of objects(kind) and spaces() walked by a comprehension: the
+    fixed lists themselves (safe in checked code too: nothing is kept or changed).
+    `kind`: the literal kind given to objects(), if any."""
+    if not iterable:
+        return None
+    if fname == "objects" and kind is not None:
+        return const(list(kinds.get(kind, ())))
+    if fname == "spaces" and args and args[0] == const(None):
+        return f"(c.g.spaces if c.s.get('adj') is None else {const(_spaces)}(c, None))"
+    return None
+
+
+def _spaces(c: Any, kind: Any) -> list:
+    """The spaces() query (imported late: the verbs import the language)."""
+    from ..verbs.graph import spaces
+    return spaces(c, kind)
+
+
+def function_text(params: tuple[str, ...], fast: str, slow: str) -> str:
+    """Returns the Python source of a data function's fast form, which falls back to the
+    checked form `slow` (a name in the namespace) on any Python error."""
+    args = "".join(f", v_{p}" for p in params)
+    return (f"def _f(c{args}):\n"
+            + prologue(fast)
+            + f"    try:\n"
+            f"        return {fast}\n"
+            f"    except {FALLBACK}:\n"
+            f"        return {slow}(c{args})\n")
+
+
+def expression_text(fast: str, slow: str) -> str:
+    """Returns the Python source of an expression's fast form (locals read from `c.l`),
+    falling back to the checked form `slow` on any Python error (a missing local included)."""
+    return ("def _f(c):\n    l = c.l\n"
+            + prologue(fast)
+            + f"    try:\n        return {fast}\n"
+            f"    except {FALLBACK}:\n        return {slow}(c)\n")
+
+
+def prologue(fast: str) -> str:
+    """Returns the lines that read the state's tables a fast form uses, once a call."""
+    return (("    _P = c.s['places']\n" if "_P[" in fast else "")
+            + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
+            + ("    _A = c.s['attrs']\n" if "in _A " in fast else ""))
+
+
+def static_table(env: Any, name: str) -> dict[str, Any]:
+    """Returns `x.name` for every entity x without attributes of its own, as the checked
+    read (runtime.get_attr) gives it: its property, else its id for `id`, else the default."""
+    out: dict[str, Any] = {}
+    for x, props in env.props.items():
+        if name in props:
+            out[x] = props[name]
+        elif name == "id":
+            out[x] = x
+        elif name in env.attr_defaults:
+            out[x] = env.attr_defaults[name]
+    return out
