@@ -25,27 +25,28 @@ CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None|l\['\w+'\])(\[(v\w+|k\
 MAX_INLINE = 3   # nested inlining depth
 
 
+# Query -> (fast source when its value is kept, when it is only walked); {0} is the
+# first argument's source.
+_VERBS: dict[str, tuple[str, str]] = {
+    "size": ("len(_P[{0}])",) * 2,
+    "top": ("(_P[{0}] or _NONE1)[-1]",) * 2,
+    "bottom_of": ("(_P[{0}] or _NONE1)[0]",) * 2,
+    "contents": ("_P[{0}][:]", "_P[{0}]"),
+    "place_of": ("_L[{0}]",) * 2,
+    "len": ("len({0})",) * 2,
+    "is_space": ("({0} in (c.s.get('adj') or c.g.adj))",) * 2,
+    "players": ("list(range(c.s['n']))", "range(c.s['n'])"),
+}
+
+
 def verb_src(fname: str, args: list[str], iterable: bool) -> str | None:
     """Returns the fast source of a query with argument sources `args` (None: keep the
     call). `iterable`: the value is only walked by a comprehension, never kept, so a
     list the engine holds may be walked without a copy."""
-    if fname == "size":
-        return f"len(_P[{args[0]}])"
-    if fname == "top":
-        return f"(_P[{args[0]}] or _NONE1)[-1]"
-    if fname == "bottom_of":
-        return f"(_P[{args[0]}] or _NONE1)[0]"
-    if fname == "contents":
-        return f"_P[{args[0]}]" if iterable else f"_P[{args[0]}][:]"
-    if fname == "place_of":
-        return f"_L[{args[0]}]"
-    if fname == "len":
-        return f"len({args[0]})"
-    if fname == "is_space":
-        return f"({args[0]} in (c.s.get('adj') or c.g.adj))"
-    if fname == "players":
-        return "range(c.s['n'])" if iterable else "list(range(c.s['n']))"
-    return None
+    forms = _VERBS.get(fname)
+    if forms is None:
+        return None
+    return forms[iterable].format(*args[:1])
 
 
 def iter_src(fname: str, args: list[str], iterable: bool, const: Callable[[Any], str],
