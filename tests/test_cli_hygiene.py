@@ -45,6 +45,15 @@ def test_every_option_has_help_and_every_command_examples():
                 assert action.help, f"cairn {name}: {action.option_strings or action.dest} has no help"
 
 
+def test_help_renders_for_cairn_and_every_command(capsys):
+    """argparse %-formats help texts: a bare % in one ("95% intervals") broke `cairn --help`."""
+    for argv in [["--help"]] + [[name, "--help"] for name in _subparsers()]:
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 0, argv
+        assert "usage: cairn" in capsys.readouterr().out, argv
+
+
 def test_one_json_switch_everywhere():
     for name, sub in _subparsers().items():
         opts = {o for a in sub._actions for o in a.option_strings}

@@ -34,7 +34,8 @@ def _version() -> str:
 
 def _sub(sub, name: str, summary: str, examples: list[str], func) -> argparse.ArgumentParser:
     epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
-    p = sub.add_parser(name, help=summary, description=summary, epilog=epilog,
+    # argparse %-formats help texts ("95% intervals" would break --help), not descriptions.
+    p = sub.add_parser(name, help=summary.replace("%", "%%"), description=summary, epilog=epilog,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(func=func)
     return p
@@ -56,6 +57,14 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"cairn {_version()}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    _inspect_commands(sub)
+    _play_commands(sub)
+    _view_commands(sub)
+    return ap
+
+
+def _inspect_commands(sub) -> None:
+    """Commands that read definitions: list, validate, manifest, lint, diff, coverage, rules, scenarios."""
     p = _sub(sub, "list", "the games and their variants", ["cairn list", "cairn list --json"], cmd_list)
     _json(p)
 
@@ -118,6 +127,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML (for CI)")
     _json(p)
 
+
+def _play_commands(sub) -> None:
+    """Commands that play games: play, resume, simulate, balance, replay."""
     p = _sub(sub, "play", "play in the terminal; bots fill the other seats",
              ["cairn play my-game --players 3", "cairn play my-game --seats random,random --seed 4 --record g.json"],
              cmd_play)
@@ -185,6 +197,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("record", metavar="FILE", help="a record, or a file of records one a line")
     p.add_argument("--game", metavar="PATH", help="the definitions to replay against (default: those the record names)")
 
+
+def _view_commands(sub) -> None:
+    """Commands that show a game to a person: draw, serve."""
     p = _sub(sub, "draw", "a picture of a game's state as one seat may see it: SVG, or PNG",
              ["cairn draw my-game --players 3 -o board.svg", "cairn draw my-game --record g.json --step 12 --seat 2 -o g.png"],
              cmd_draw)
@@ -213,7 +228,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.add_argument("--json", action="store_true",
                    help='print the address as one JSON line, {"url": ...}, for a script that starts the server')
-    return ap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
