@@ -13,17 +13,11 @@ class Agent(Protocol):
     def step(self, state: GameState) -> int: ...
 
 
-class RandomAgent:
-    """Picks uniformly among legal options; its RNG is apart from the game's."""
-
-    name = "random"
+class SeededBot:
+    """A bot with its own RNG, apart from the game's, kept as plain data."""
 
     def __init__(self, seed: int):
         self._d = {"rng": rng.seed_state(seed)}
-
-    def step(self, state: GameState) -> int:
-        actions = state.legal_actions()
-        return actions[rng.below(self._d, len(actions))]
 
     def get_state(self) -> dict:
         """Returns the bot's RNG state (plain data), so undo and resume replay it exactly."""
@@ -31,6 +25,16 @@ class RandomAgent:
 
     def set_state(self, saved: dict) -> None:
         self._d = {"rng": int(saved["rng"])}
+
+
+class RandomAgent(SeededBot):
+    """Picks uniformly among legal options."""
+
+    name = "random"
+
+    def step(self, state: GameState) -> int:
+        actions = state.legal_actions()
+        return actions[rng.below(self._d, len(actions))]
 
 
 class FirstAgent:

@@ -5,28 +5,22 @@ from __future__ import annotations
 
 from ..engine import rng
 from ..engine.game import GameState
-from .determinize import Sampler
+from .base import SamplingBot
 from .rating import forced, standing
 
 
-class GreedyAgent:
+class GreedyAgent(SamplingBot):
     """Picks the option whose result rates best for its seat, one decision ahead."""
 
     name = "greedy"
-
-    def __init__(self, seed: int):
-        self._d = {"rng": rng.seed_state(seed)}
-        self._sampler: Sampler | None = None
 
     def step(self, state: GameState) -> int:
         """Returns the best-rated option (forced follow-ups played before rating)."""
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        if self._sampler is None or self._sampler.game is not state.game:
-            self._sampler = Sampler(state.game)
         seat = state.current_player()
-        base = self._sampler.sample(state, seat, self._d)
+        base = self.sample(state, seat)
         best: list[int] = []
         top = None
         for a in actions:
@@ -39,10 +33,3 @@ class GreedyAgent:
             elif v == top:
                 best.append(a)
         return best[rng.below(self._d, len(best))]
-
-    def get_state(self) -> dict:
-        """Returns the bot's RNG state (plain data), so undo and resume replay it exactly."""
-        return {"rng": self._d["rng"]}
-
-    def set_state(self, saved: dict) -> None:
-        self._d = {"rng": int(saved["rng"])}

@@ -13,7 +13,7 @@ import math
 
 from ..engine import rng
 from ..engine.game import GameState
-from .determinize import Sampler
+from .base import SamplingBot
 from .rating import forced, rewards
 
 PLAYOUT_LIMIT = 100_000     # decisions in one playout, a guard against a game that never ends
@@ -30,7 +30,7 @@ class _Node:
         self.player = player
 
 
-class MctsAgent:
+class MctsAgent(SamplingBot):
     """Determinized UCT with a budget of playouts a move: `mcts:500`, options
     `depth=D` (decisions a playout runs before it is rated; 0 to the end) and `c=C`
     (exploration constant), e.g. `mcts:200:depth=40:c=0.7`."""
@@ -40,21 +40,18 @@ class MctsAgent:
     def __init__(self, seed: int, playouts: int = 200, depth: int = 30, c: float = 0.7):
         if playouts < 1 or depth < 0 or c < 0:
             raise ValueError(f"mcts needs playouts >= 1, depth >= 0, c >= 0; got {playouts}, {depth}, {c}")
+        super().__init__(seed)
         self.playouts, self.depth, self.c = int(playouts), int(depth), float(c)
-        self._d = {"rng": rng.seed_state(seed)}
-        self._sampler: Sampler | None = None
 
     def step(self, state: GameState) -> int:
         """Returns the option with the most visits after the playout budget is spent."""
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        if self._sampler is None or self._sampler.game is not state.game:
-            self._sampler = Sampler(state.game)
         seat = state.current_player()
         root = _Node(seat)
         for _ in range(self.playouts):
-            self._playout(root, self._sampler.sample(state, seat, self._d))
+            self._playout(root, self.sample(state, seat))
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value, -kv[0]))
         return best[0]
 
@@ -99,11 +96,3 @@ class MctsAgent:
 
     def _ucb(self, n: _Node) -> float:
         return n.value / n.visits + self.c * math.sqrt(math.log(n.avail) / n.visits)
-
-    def get_state(self) -> dict:
-        """Returns the bot's RNG state (plain data), so undo and resume replay it exactly."""
-        return {"rng": self._d["rng"]}
-
-    def set_state(self, saved: dict) -> None:
-        self._d = {"rng": int(saved["rng"])}
-
