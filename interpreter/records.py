@@ -59,6 +59,32 @@ def is_builtin(g: CompiledGame) -> bool:
         return False
 
 
+class RecordFileError(ValueError):
+    """A record file that cannot be read as JSON records; the message names the file."""
+
+
+def read_records(path: Path) -> list:
+    """Returns the records in a file: one JSON record, a JSON list of them, or one a line
+    (as `simulate --records` writes); their fields are checked by shape_problem."""
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise RecordFileError(f"cannot read record {path}: {err}") from None
+    if not text.strip():
+        raise RecordFileError(f"{path} is empty: no record to replay")
+    try:
+        data = json.loads(text)
+        records = data if isinstance(data, list) else [data]
+    except (json.JSONDecodeError, RecursionError):
+        try:
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise RecordFileError(f"cannot read record {path}: {err}") from None
+    if not records:
+        raise RecordFileError(f"{path} holds no record")
+    return records
+
+
 def shape_problem(record: Any) -> str | None:
     """Returns what makes `record` not a sound Cairn record (its fields' kinds), or None."""
     if not isinstance(record, dict) or record.get("cairn_record") is None:

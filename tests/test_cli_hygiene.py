@@ -144,3 +144,10 @@ def test_records_of_a_modded_copy_replay_against_that_copy(capsys, tmp_path):
     assert rc == 1 and "played with other definitions" in out
     rc, out, _ = run(capsys, "replay", str(path), "--game", str(ROOT / "definitions" / "big-foot"))
     assert rc == 1 and "other definitions" in out
+
+
+def test_a_record_file_holding_an_empty_list_is_a_failure(capsys, tmp_path):
+    path = tmp_path / "none.json"
+    path.write_text("[]")
+    rc, _out, err = run(capsys, "replay", str(path))
+    assert rc == 1 and "holds no record" in err

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..draw import draw_svg, to_png
 from ..draw.convert import NoConverter
 from ..engine.game import CompiledGame, GameState
+from ..records import RecordFileError, read_records
 from .common import UsageError, check_players, load
 
 
@@ -66,12 +67,10 @@ def _seat(seat: int | None, n: int) -> int | None:
 
 def _from_record(args: argparse.Namespace) -> tuple[CompiledGame, GameState]:
     """Loads the record's game and replays its choices up to --step (default: all)."""
-    path = Path(args.record)
     try:
-        record = json.loads(path.read_text("utf-8").splitlines()[0] if path.suffix == ".jsonl"
-                            else path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, IndexError) as err:
-        raise UsageError(f"cannot read record {args.record}: {err}") from None
+        record = read_records(Path(args.record))[0]     # a file of many: its first game
+    except RecordFileError as err:
+        raise UsageError(str(err)) from None
     if not isinstance(record, dict) or not isinstance(record.get("actions"), list) or "cairn_record" not in record:
         raise UsageError(f"{args.record} is not a Cairn game record")
     g = load(args.game, args.variant or record.get("variants", []))

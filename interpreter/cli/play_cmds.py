@@ -12,7 +12,7 @@ from pathlib import Path
 from ..agents import AGENTS, parse_seat
 from ..batch import WorkerMismatch, keep, simulate
 from ..terminal.session import Quit, Session, load_save
-from ..records import digest, make_record, replay, shape_problem
+from ..records import RecordFileError, digest, make_record, read_records, replay, shape_problem
 from ..scale import ScaleError, backend
 from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
 
@@ -200,20 +200,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _read_records(path: Path) -> list:
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise BadRecord(f"cannot read record {path}: {err}") from None
-    if not text.strip():
-        raise BadRecord(f"{path} is empty: no record to replay")
-    try:
-        return [json.loads(text)]
-    except (json.JSONDecodeError, RecursionError):
-        pass
-    try:
-        # `simulate --records` writes one record a line.
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, RecursionError) as err:
-        raise BadRecord(f"cannot read record {path}: {err}") from None
+        return read_records(path)
+    except RecordFileError as err:
+        raise BadRecord(str(err)) from None
 
 
 def _replay_one(name: str, record: object, folder: str | None) -> int:

@@ -7,26 +7,18 @@ import json
 import sys
 from pathlib import Path
 
+from ..records import RecordFileError, read_records
 from .common import UsageError, game_folder
 
 
 def _library(path: str | None) -> list[dict]:
-    """Returns the records of a --records file (one record, or one a line)."""
+    """Returns the records of a --records file (one record, a list, or one a line)."""
     if path is None:
         return []
     try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"cannot read --records {path}: {err}") from None
-    try:
-        data = json.loads(text)
-        return [data] if isinstance(data, dict) else list(data)
-    except (json.JSONDecodeError, RecursionError):
-        pass
-    try:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, RecursionError) as err:
-        raise UsageError(f"--records {path} is not JSON records: {err}") from None
+        return read_records(Path(path))
+    except RecordFileError as err:
+        raise UsageError(f"--records: {err}") from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
