@@ -13,7 +13,7 @@ import pytest
 from interpreter.cli.main import main
 from interpreter.web.games import Catalogue, WebError
 from interpreter.web.replays import STRIDE, open_record
-from interpreter.web.tables import Tables, new_table
+from interpreter.web.tables import new_table, table_shelf
 from interpreter.web.views import seat_view
 
 
@@ -24,7 +24,7 @@ def catalogue():
 
 def test_tables_are_bounded_and_named_by_random_tokens(catalogue):
     g = catalogue.game("tic-tac-toe")
-    tables = Tables(limit=2)
+    tables = table_shelf(limit=2)
     tokens = [tables.add(new_table(g, 2, 0, "random", s)) for s in range(3)]
     assert len(set(tokens)) == 3 and all(len(t) >= 16 for t in tokens)
     with pytest.raises(WebError, match="no such game"):

@@ -35,8 +35,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .games import Catalogue, WebError
-from .replays import Replays, open_record
-from .tables import Tables, new_table
+from .replays import open_record, replay_shelf
+from .tables import new_table, table_shelf
 from .views import seat_view
 
 LOG = logging.getLogger("cairn.web")
@@ -50,8 +50,8 @@ class Server:
 
     def __init__(self, catalogue: Catalogue, library: list[dict] | None = None, game: str | None = None):
         self.catalogue = catalogue
-        self.tables = Tables()
-        self.replays = Replays()
+        self.tables = table_shelf()
+        self.replays = replay_shelf()
         self.library = (library or [])[:MAX_LIBRARY]
         self.default_game = game
 

@@ -82,6 +82,6 @@ def open_record(catalogue: Catalogue, record: Any) -> Replay:
     return rep
 
 
-def Replays(limit: int = MAX_REPLAYS) -> Shelf[Replay]:
+def replay_shelf(limit: int = MAX_REPLAYS) -> Shelf[Replay]:
     """Token -> replay, at most MAX_REPLAYS (the least recently used is dropped)."""
     return Shelf(limit, "no such replay on this server (it may have been closed to make room): open it again")

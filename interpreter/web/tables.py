@@ -99,6 +99,6 @@ def new_table(g: CompiledGame, players: Any, seat: Any, bot: Any, seed: Any) -> 
     return table
 
 
-def Tables(limit: int = MAX_TABLES) -> Shelf[Table]:
+def table_shelf(limit: int = MAX_TABLES) -> Shelf[Table]:
     """Token -> table, at most MAX_TABLES (the least recently used is dropped)."""
     return Shelf(limit, "no such game on this server (it may have been closed to make room): start a new one")
