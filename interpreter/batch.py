@@ -57,9 +57,11 @@ def play_range(spec: str, variants: tuple[str, ...], players: int, master: int, 
 
 
 def batch_size(games: int, workers: int) -> int:
-    """Returns games per task: about eight tasks per worker (so a slow batch does not hold
-    the end back), at most 50 games (progress moves), at least 1."""
-    return max(1, min(50, games // (max(1, workers) * 8) or 1))
+    """Returns games per task: about sixteen tasks per worker, so the last batch to finish
+    holds the others back by little (games of one job differ in length by 3x or more);
+    a task costs a process pool or dask about a millisecond, far less than a game. At
+    most 50 games (progress moves), at least 1."""
+    return max(1, min(50, games // (max(1, workers) * 16) or 1))
 
 
 def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, master: int,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..balance import html as html_report
 from ..balance.run import batch_report, compare, defs
-from ..batch import WorkerMismatch
+from ..batch import WorkerMismatch, keep
 from ..scale import ScaleError, backend
 from ..balance.text import render, render_compare
 from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
@@ -37,6 +37,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.compare:
         other = load(args.game, args.variant + args.compare)       # checks the variant before any game
     folder = str(game_folder(args.game))
+    keep(folder, tuple(args.variant), g)   # compiled once here; forked workers inherit it
+    if other:
+        keep(folder, tuple(args.variant + args.compare), other)
     batches = [tuple(args.variant)] + ([tuple(args.variant + args.compare)] if other else [])
     out = []
     done = 0
