@@ -32,53 +32,63 @@ def run(g: Any, d: dict) -> None:
         if not frames and not d["terminal"]:
             finish(g, d, "the flow ended")
         return
+    fr = frames[-1]
+    # One context for the whole run: a frame switch gives it the new frame's locals. Its
+    # step count (`n`) is shared with the runners (lang/runner.py).
+    c = Ctx(d, g, fr["l"], [g.work_budget])
+    pc = fr["pc"]
+    try:
+        _loop(g, d, c, fr, pc)
+    except _Stop as stop:
+        fr, pc, err = stop.args
+        fr["pc"] = max(pc - 1, 0)
+        if isinstance(err, RuntimeProblem):
+            abort(g, d, f"{_where(g, fr)}: {err}")
+        elif isinstance(err, RecursionError):
+            abort(g, d, f"{_where(g, fr)}: recursion too deep")
+        else:
+            abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
+
+
+class _Stop(Exception):
+    """A rule failed in frame `fr` at instruction pc - 1: (fr, pc, the error)."""
+
+
+_FAILURES = (RuntimeProblem, RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError,
+             ZeroDivisionError, OverflowError, MemoryError)
+
+
+def _loop(g: Any, d: dict, c: Ctx, fr: dict, pc: int) -> None:
+    """The VM's loop: each program's runner goes as far as it can, the loop carries out
+    what only it can (calls, returns, events, decisions, `run`, the end), and runs a
+    program without a runner one instruction at a time."""
+    frames = d["frames"]
     budget = g.step_budget
     max_depth = g.max_depth
     programs = g.programs
     replaced = g.abilities.replacements
     trace = g.trace                 # coverage: the programs this game enters (else None)
-    work = [g.work_budget]
-    steps = 0
-    fr = frames[-1]
-    code = programs[fr["p"]].code
-    l = fr["l"]
-    c = Ctx(d, g, l, work)
-    pc = fr["pc"]
+    prog = programs[fr["p"]]
+    code, runner = prog.code, prog.runner
+    l = c.l
     # A call, a return or an event switches frames in place (no exception: they are common).
     try:
         while True:
+            if runner is not None:
+                try:
+                    at = runner(c, pc)
+                except BaseException:
+                    pc = c.at + 1                # the instruction that failed names its line
+                    raise
+                if at >= 0:
+                    pc = at                      # a control instruction: the VM's own
             ins = code[pc]
             op = ins[0]
             pc += 1
-            steps += 1
-            if steps > budget:
+            c.n += 1
+            if c.n > budget:
                 raise RuntimeProblem(f"step budget of {budget} exceeded (an endless loop?)")
-            if op == JUMPF:
-                if not ins[1](c):
-                    pc = ins[2]
-            elif op == BLOCK:
-                try:
-                    ins[1](c)
-                except BaseException:
-                    pc += getattr(c, "at", 0)   # the statement that failed names its line
-                    raise
-                pc += ins[2] - 1
-                steps += ins[2] - 1
-            elif op == LET:
-                l[ins[1]] = ins[2](c)
-            elif op == JUMP:
-                pc = ins[1]
-            elif op == FOR_NEXT:
-                it = l[ins[1]]
-                if it[1] < len(it[0]):
-                    l[ins[2]] = it[0][it[1]]
-                    it[1] += 1
-                else:
-                    del l[ins[1]]
-                    pc = ins[3]
-            elif op == EXPR:
-                ins[1](c)
-            elif op == CALL or op == CALLD:
+            if op == CALL or op == CALLD:
                 if len(frames) >= max_depth:
                     raise RuntimeProblem(f"more than {max_depth} nested calls (endless recursion?)")
                 key = ins[1] if op == CALL else ins[1](c)
@@ -97,8 +107,9 @@ def run(g: Any, d: dict) -> None:
                 if done:
                     fr["x"] = done
                 frames.append(fr)
-                code, l, pc = programs[key].code, args, 0
-                c = Ctx(d, g, l, work)
+                prog = programs[key]
+                code, runner, pc = prog.code, prog.runner, 0
+                c.l = l = args
             elif op == RET:
                 value = ins[1](c) if ins[1] is not None else None
                 frames.pop()
@@ -110,38 +121,9 @@ def run(g: Any, d: dict) -> None:
                 l = fr["l"]
                 if into is not None:
                     l[into] = value
-                code, pc = programs[fr["p"]].code, fr["pc"]
-                c = Ctx(d, g, l, work)
-            elif op == FOR_INIT:
-                seq = ins[2](c)
-                if type(seq) is not list:
-                    raise RuntimeProblem(f"'for' needs a list, got {seq!r}")
-                l[ins[1]] = [seq, 0]
-            elif op == SETATTR:
-                set_attr(c, ins[1](c), ins[2], ins[3](c))
-            elif op == SETGAME:
-                if d.get("frozen") is not None:
-                    frozen(d)
-                v = ins[2](c)
-                if type(v) is list or type(v) is dict:
-                    save_check(c, v)
-                d["gvars"][ins[1]] = v
-            elif op == EMIT:
-                fields = ins[2](c)
-                depth = fr["d"] + 1
-                answers = fired(g, d, ins[1], fields)
-                if answers:
-                    if depth > g.max_trigger_depth:
-                        raise RuntimeProblem(f"trigger depth {g.max_trigger_depth} exceeded "
-                                             f"(event '{ins[1]}' keeps firing)")
-                    fr["pc"] = pc
-                    if trace is not None:
-                        trace.update(program for program, _fl in answers)
-                    for program, fl in reversed(answers):
-                        frames.append({"p": program, "pc": 0, "l": fl, "d": depth, "r": None})
-                    fr = frames[-1]
-                    code, l, pc = programs[fr["p"]].code, fr["l"], 0
-                    c = Ctx(d, g, l, work)
+                prog = programs[fr["p"]]
+                code, runner, pc = prog.code, prog.runner, fr["pc"]
+                c.l = l
             elif op == CHOOSE:
                 options, player, always = ins[2](c)
                 if type(options) is not list:
@@ -158,6 +140,23 @@ def run(g: Any, d: dict) -> None:
                 # pure, and nothing changes while the decision waits.
                 d["pending"] = {"player": player, "options": options, "var": ins[1]}
                 return
+            elif op == EMIT:
+                fields = ins[2](c)
+                depth = fr["d"] + 1
+                answers = fired(g, d, ins[1], fields)
+                if answers:
+                    if depth > g.max_trigger_depth:
+                        raise RuntimeProblem(f"trigger depth {g.max_trigger_depth} exceeded "
+                                             f"(event '{ins[1]}' keeps firing)")
+                    fr["pc"] = pc
+                    if trace is not None:
+                        trace.update(program for program, _fl in answers)
+                    for program, fl in reversed(answers):
+                        frames.append({"p": program, "pc": 0, "l": fl, "d": depth, "r": None})
+                    fr = frames[-1]
+                    prog = programs[fr["p"]]
+                    code, runner, pc = prog.code, prog.runner, 0
+                    c.l = l = fr["l"]
             elif op == RUN:
                 obj = ins[1](c)
                 key = g.effects.get(obj)
@@ -173,23 +172,65 @@ def run(g: Any, d: dict) -> None:
                     child["x"] = fr["x"]
                 frames.append(child)
                 fr = child
-                code, l, pc = programs[key].code, child["l"], 0
-                c = Ctx(d, g, l, work)
+                prog = programs[key]
+                code, runner, pc = prog.code, prog.runner, 0
+                c.l = l = child["l"]
             elif op == END:
                 finish(g, d, str(ins[1](c)))
                 return
-            else:  # pragma: no cover
-                raise RuntimeProblem(f"bad opcode {op}")
-    except RuntimeProblem as err:
-        fr["pc"] = max(pc - 1, 0)
-        abort(g, d, f"{_where(g, fr)}: {err}")
-    except RecursionError:
-        fr["pc"] = max(pc - 1, 0)
-        abort(g, d, f"{_where(g, fr)}: recursion too deep")
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError,
-            OverflowError, MemoryError) as err:
-        fr["pc"] = max(pc - 1, 0)
-        abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
+            else:
+                try:
+                    pc = _step(c, ins, op, pc, l)
+                except BaseException:
+                    if op == BLOCK:
+                        pc += c.at               # the statement that failed names its line
+                    raise
+    except _FAILURES as err:
+        raise _Stop(fr, pc, err) from None
+
+
+def _step(c: Ctx, ins: tuple, op: int, pc: int, l: dict) -> int:
+    """Carries out one instruction that a runner would have (a program without one, or a
+    saved game resumed where no runner starts); returns the next pc."""
+    if op == JUMPF:
+        if not ins[1](c):
+            return ins[2]
+    elif op == BLOCK:
+        ins[1](c)
+        c.n += ins[2] - 1
+        return pc + ins[2] - 1
+    elif op == LET:
+        l[ins[1]] = ins[2](c)
+    elif op == JUMP:
+        return ins[1]
+    elif op == FOR_NEXT:
+        it = l[ins[1]]
+        if it[1] < len(it[0]):
+            l[ins[2]] = it[0][it[1]]
+            it[1] += 1
+        else:
+            del l[ins[1]]
+            return ins[3]
+    elif op == EXPR:
+        ins[1](c)
+    elif op == FOR_INIT:
+        seq = ins[2](c)
+        if type(seq) is not list:
+            raise RuntimeProblem(f"'for' needs a list, got {seq!r}")
+        l[ins[1]] = [seq, 0]
+    elif op == SETATTR:
+        set_attr(c, ins[1](c), ins[2], ins[3](c))
+    elif op == SETGAME:
+        d = c.s
+        if d.get("frozen") is not None:
+            frozen(d)
+        v = ins[2](c)
+        if type(v) is list or type(v) is dict:
+            save_check(c, v)
+        d["gvars"][ins[1]] = v
+    else:  # pragma: no cover
+        raise RuntimeProblem(f"bad opcode {op}")
+    return pc
 
 
 def reading(c: Ctx, reads: Any, options: list) -> tuple[str, list[str]]:

@@ -17,6 +17,7 @@ from . import fast as fastsrc
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
 from .registry import INTERNAL
+from .runner import runner_text
 
 
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
@@ -37,6 +38,7 @@ class Program:
     code: list[tuple]
     where: list[tuple[int, int]]
     file: str = ""
+    runner: Callable | None = None     # runs it between control points (lang/runner.py)
 
 
 class Compiler(ExpressionCompiler):
@@ -62,7 +64,8 @@ class Compiler(ExpressionCompiler):
         self.emit_ins((RET, None), tree)
         if len(self.errors) > before:
             return None
-        return Program(name, params, blocks.fuse(self.code, OPS, self.define, self.const), self.where)
+        code = blocks.fuse(self.code, OPS, self.define, self.const)
+        return Program(name, params, code, self.where, runner=self.runner(code))
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""
@@ -118,6 +121,11 @@ class Compiler(ExpressionCompiler):
             del self.errors[before:]
             return checked
         return self.define(fastsrc.function_text(params, body, self.const(checked)))
+
+    def runner(self, code: list[tuple]) -> Callable | None:
+        """Returns the runner of a program's code (lang/runner.py), compiled when first run."""
+        text = runner_text(code, self.const)
+        return None if text is None else self.define(text)
 
     # ---- helpers ------------------------------------------------------------------
     def emit_ins(self, ins: tuple, node: Tree | Token) -> int:

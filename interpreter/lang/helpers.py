@@ -123,6 +123,12 @@ def by_players(c: Ctx, table: dict, name: str) -> Any:
         raise RuntimeProblem(f"parameter {name} has no value for {c.s['n']} players") from None
 
 
+def budget(c: Ctx) -> None:
+    """Raises the problem of a run that took more steps than the game allows between two
+    decisions (engine/vm.py counts them the same way)."""
+    raise RuntimeProblem(f"step budget of {c.g.step_budget} exceeded (an endless loop?)")
+
+
 def missing(name: str) -> RuntimeProblem:
     return RuntimeProblem(f"'{name}' has no value here")
 
@@ -130,4 +136,4 @@ def missing(name: str) -> RuntimeProblem:
 NAMESPACE = {"_attr": attr, "_item": item, "_call": call, "_each": each, "_op": op, "_add": add, "_sub": sub,
              "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players, "_missing": missing,
              "_RP": RuntimeProblem, "_NONE1": (None,), "_frozen": frozen, "_save_check": save_check,
-             "_set_attr": set_attr, "_spend": spend}
+             "_set_attr": set_attr, "_spend": spend, "_budget": budget}

@@ -20,11 +20,14 @@ class Ctx:
     """What a running closure sees: the state data, the compiled game, its locals, and
     the work left before the next decision (a one-item list shared by a whole run)."""
 
-    __slots__ = ("s", "g", "l", "w", "at")   # at: the statement of a block that failed (blocks.py)
+    # at: the statement of a block that failed (blocks.py); n: the VM's steps so far (runner.py)
+    __slots__ = ("s", "g", "l", "w", "at", "n")
 
     def __init__(self, s: dict, g: Any, l: dict, w: list | None = None):
         self.s, self.g, self.l = s, g, l
         self.w = w if w is not None else [WORK_BUDGET]
+        self.n = 0
+        self.at = 0
 
 
 def spend(c: Ctx, n: int) -> None:

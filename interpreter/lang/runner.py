@@ -1,0 +1,177 @@
+"""A program's instructions between two control points, run as one Python function.
+
+The VM (engine/vm.py) keeps the pending work as frames of plain data (program, pc,
+locals) so a game stops at any decision and resumes from data alone. Most instructions
+never stop anything: lets, assignments, calls of verbs, jumps and `for` loops. Dispatching
+each of them through the VM's loop costs more than running it, so each program also gets
+a runner: `runner(c, pc)` runs from `pc` through those instructions as straight Python,
+and returns the index of the next instruction that only the VM can carry out (a call, a
+return, an event, a decision, `run`, the end of the game). Every place the VM may resume
+at (0, after such an instruction, a jump's target) is a label of the runner, so program
+counters, saved games and error locations keep their meaning.
+
+Work is counted as the VM counts it: one step an instruction (a block its length), the
+step budget checked at every jump back, so an endless loop still ends in a clean abort.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
+CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
+
+
+def dead_ranges(code: list[tuple]) -> set[int]:
+    """Returns the instructions a BLOCK stands for: nothing reaches them but the block."""
+    dead: set[int] = set()
+    for k, ins in enumerate(code):
+        if ins[0] == BLOCK and k not in dead:
+            dead.update(range(k + 1, k + ins[2]))
+    return dead
+
+
+def labels_of(code: list[tuple], dead: set[int]) -> list[int]:
+    """Returns where a run may start: 0, after a control instruction, a jump's target."""
+    out = {0}
+    for k, ins in enumerate(code):
+        if k in dead:
+            continue
+        op = ins[0]
+        if op in CONTROL:
+            out.add(k + 1)
+        elif op == JUMP:
+            out.add(ins[1])
+        elif op == JUMPF:
+            out.add(ins[2])
+        elif op == FOR_NEXT:
+            out.update((k, ins[3]))
+    return sorted(x for x in out if x < len(code))
+
+
+def runner_text(code: list[tuple], const: Callable[[Any], str]) -> str | None:
+    """Returns the source of a program's runner, or None if it holds an instruction this
+    module does not know (the VM then runs the program one instruction at a time)."""
+    dead = dead_ranges(code)
+    labels = labels_of(code, dead)
+    if any(k in dead for k in labels):
+        return None
+    label_set = set(labels)
+    blocks = sorted(k for k, ins in enumerate(code) if ins[0] == BLOCK and k not in dead)
+    body: list[str] = []
+    reads: dict[int, tuple[str, ...]] = {}
+    for at in labels:
+        chunk = _chunk(code, at, label_set, dead, _Inline(const, reads))
+        if chunk is None:
+            return None
+        body.append(f"if pc == {at}:")
+        body.extend(_indent(chunk))
+    return ("def _r(c, pc):\n    l = c.l\n    n = c.n\n    i = pc\n    try:\n        while True:\n"
+            + "".join(f"            {line}\n" for line in body for line in line.split("\n"))
+            + "            return ~pc\n"
+            # an expression written inline fails as its own function would (Compiler.function)
+            "    except KeyError as e:\n"
+            f"        c.at = i + c.at if i in {const(frozenset(blocks))} else i\n"
+            f"        if e.args and e.args[0] in {const(reads)}.get(i, ()):\n"
+            "            raise _missing(e.args[0]) from None\n"
+            "        raise\n"
+            "    except TypeError as e:\n"
+            f"        c.at = i + c.at if i in {const(frozenset(blocks))} else i\n"
+            f"        if i in {const(reads)}:\n"
+            "            raise _RP(f'cannot compute this: {e}') from None\n"
+            "        raise\n"
+            "    except BaseException:\n"
+            f"        c.at = i + c.at if i in {const(frozenset(blocks))} else i\n"
+            "        raise\n"
+            "    finally:\n"
+            "        c.n = n\n")
+
+
+class _Inline:
+    """Writes an instruction's expression: its source inline where it has one (noting the
+    locals it reads, for the problem a missing one raises), else a call of its function."""
+
+    def __init__(self, const: Callable[[Any], str], reads: dict[int, tuple[str, ...]]):
+        self.const, self.reads = const, reads
+
+    def __call__(self, fn: Any, k: int) -> str:
+        src = getattr(fn, "src", None)
+        if src is None or getattr(fn, "fast", False):
+            return f"{self.const(fn)}(c)"
+        self.reads[k] = tuple(sorted(set(self.reads.get(k, ())) | set(getattr(fn, "reads", ()))))
+        return f"({src})"
+
+
+def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int],
+           const: _Inline) -> list[str] | None:
+    """Returns the lines that run from label `at` up to the next label (fallen into) or
+    until a jump, a return to the VM. `k` counts the instructions run since `at`."""
+    lines: list[str] = []
+    k = at
+    count = 0
+    while True:
+        if k != at and k in labels:
+            lines += [f"n += {count}", f"pc = {k}"]       # falls into the next label's chunk
+            return lines
+        if k >= len(code) or k in dead:
+            return None
+        ins, op = code[k], code[k][0]
+        lines.append(f"i = {k}")
+        if op in CONTROL:
+            lines += ([f"n += {count}"] if count else []) + [f"return {k}"]
+            return lines
+        count += ins[2] if op == BLOCK else 1
+        if op == JUMP:
+            lines += _jump(k, ins[1], count)
+            return lines
+        part = _straight(op, ins, k, count, const)
+        if part is None:
+            return None
+        lines += part
+        k = k + ins[2] if op == BLOCK else k + 1
+
+
+def _indent(lines: list[str]) -> list[str]:
+    """Returns the lines (each may hold several) one level deeper, one line an entry."""
+    return ["    " + x for line in lines for x in line.split("\n")]
+
+
+def _jump(k: int, target: int, count: int) -> list[str]:
+    """A jump: forward, or back (where the step budget is checked)."""
+    out = [f"n += {count}", f"pc = {target}"]
+    if target <= k:
+        out.append("if n > c.g.step_budget:\n    _budget(c)")
+    out.append("continue")
+    return out
+
+
+def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str] | None:
+    """Returns the lines of one instruction that does not leave the runner (a jump taken
+    inside it leaves the chunk with `continue`)."""
+    if op == EXPR:
+        return [ex(ins[1], k)]
+    if op == LET:
+        return [f"l[{ins[1]!r}] = {ex(ins[2], k)}"]
+    if op == BLOCK:
+        return [f"{ex.const(ins[1])}(c)"]
+    if op == JUMPF:
+        return [f"if not {ex(ins[1], k)}:"] + _indent(_jump(k, ins[2], count))
+    if op == FOR_INIT:
+        return [f"_q = {ex(ins[2], k)}",
+                "if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {_q!r}\")",
+                f"l[{ins[1]!r}] = [_q, 0]"]
+    if op == FOR_NEXT:
+        slot, var, end = ins[1], ins[2], ins[3]
+        return [f"_it = l[{slot!r}]",
+                "if _it[1] < len(_it[0]):",
+                f"    l[{var!r}] = _it[0][_it[1]]",
+                "    _it[1] += 1",
+                "else:",
+                f"    del l[{slot!r}]"] + _indent(_jump(k, end, count))
+    if op == SETATTR:
+        return [f"_set_attr(c, {ex(ins[1], k)}, {ins[2]!r}, {ex(ins[3], k)})"]
+    if op == SETGAME:
+        return ["if c.s.get('frozen') is not None:\n    _frozen(c.s)",
+                f"_v = {ex(ins[2], k)}",
+                "if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)",
+                f"c.s['gvars'][{ins[1]!r}] = _v"]
+    return None
