@@ -81,6 +81,7 @@ class CompiledGame:
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
     _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
+    walks: dict = field(default_factory=dict, repr=False)      # (start, length) -> walks on the fixed board (verbs/graph.py)
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
     terminal: dict = field(default_factory=dict)              # terminal.yaml's hints (interpreter/terminal/)
     heuristic: Callable | None = None                         # scoring.bots.heuristic: bots' mid-game rating

@@ -17,13 +17,23 @@ _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.
 def attr(c: Ctx, x: Any, name: str) -> Any:
     """x.name: an object's changing attribute, else its property (or a player's variable,
     a record's field)."""
-    if type(x) is str:
+    t = type(x)
+    if t is str:
         dyn = c.s["attrs"].get(x)
         if dyn is not None and name in dyn:
             return dyn[name]
         props = c.g.props.get(x)
         if props is not None and name in props:
             return props[name]
+    elif t is dict:
+        if name in x:
+            return x[name]
+    elif t is int:
+        pvars = c.s["pvars"]
+        if 0 <= x < len(pvars):
+            pv = pvars[x]
+            if name in pv:
+                return pv[name]
     return get_attr(c, x, name)
 
 

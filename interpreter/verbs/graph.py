@@ -61,9 +61,42 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
     adj = adjacency(c)
     _adj(c, start)
     blocked = set(avoid or ())
-    out: list[list[str]] = []
     if length <= 0:
-        return out
+        return []
+    if c.s.get("adj") is None and type(length) is int:
+        return _known_walks(c, start, length, blocked)
+    return _walks(c, adj, start, length, blocked)
+
+
+MAX_KEPT_WALKS = 4096     # walks of one (start, length) kept per compiled game, at most
+
+
+def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str]]:
+    """The walks of the fixed board, found once per game definition and then filtered: a
+    walk that enters a blocked space is exactly one the search would have cut, and the
+    order is the search's. Its work is counted as the whole search's every time, kept or
+    not, so a game's budget never depends on what an earlier game left here."""
+    key = (start, length)
+    known = c.g.walks.get(key)
+    if known is None:
+        # Searched within the work left: too long a search fails here as it would below.
+        left = [c.w[0]]
+        found = _walks(Ctx(c.s, c.g, c.l, left), c.g.adj, start, length, set())
+        known = (found if len(found) <= MAX_KEPT_WALKS else None, c.w[0] - left[0])
+        if len(c.g.walks) < 10_000:
+            c.g.walks[key] = known
+    walks, work = known
+    spend(c, work)
+    if walks is None:
+        return _walks(c, c.g.adj, start, length, blocked)
+    if not blocked:
+        return [list(w) for w in walks]
+    return [list(w) for w in walks if blocked.isdisjoint(w)]
+
+
+def _walks(c: Ctx, adj: dict, start: str, length: int, blocked: set) -> list[list[str]]:
+    """Every walk of `length` steps from `start`, entering no space twice nor a blocked one."""
+    out: list[list[str]] = []
     path = [start]
     seen = {start}
 

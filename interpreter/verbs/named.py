@@ -26,4 +26,7 @@ def call_function(c: Ctx, name: str, args: list) -> Any:
     if type(args) is not list or len(args) != len(params):
         raise RuntimeProblem(f"call_function(): {name} takes {len(params)} argument(s) "
                              f"({', '.join(params)}), got {args!r}")
-    return fn(Ctx(c.s, c.g, dict(zip(params, args))))
+    direct = c.g.env.compiled.get(name)
+    if direct is not None:
+        return direct(c, *args)          # a data function: its arguments as Python's own
+    return fn(Ctx(c.s, c.g, dict(zip(params, args)), c.w))
