@@ -4,9 +4,11 @@ same games hand-written in plain Python (tools/reference_games.py) and in OpenSp
 
 Every contender is driven the same way, through its own public API: ask the legal moves,
 pick one uniformly at random, apply it, until the game ends (OpenSpiel's chance nodes are
-sampled from their outcome distribution). Contenders run in turns (A, B, C, A, B, C ...),
-each turn a fresh process timing its own CPU; the best turn of each counts, since noise
-on this shared machine only ever slows a turn down. Speeds are printed as ratios to Cairn.
+sampled from their outcome distribution). Cairn plays its playouts as `cairn simulate` and
+the bots do, without a game log (`log=False`: no log line is formatted); the line "cairn,
+with a log" keeps one, as `new_initial_state` does by default. Contenders run in turns
+(A, B, C, A, B, C ...), each turn a fresh process timing its own CPU; the best turn of
+each counts, since noise on this shared machine only ever slows a turn down. Speeds are printed as ratios to Cairn.
 
 Usage:
   python3 tools/bench_peers.py [GAME ...] [--games K] [--rounds R] [--json]
@@ -33,7 +35,7 @@ RUNNERS = {
 from interpreter.load.build import load_game
 g = load_game(GAME)
 def playout(i):
-    state = g.new_initial_state(2, i)
+    state = g.new_initial_state(2, i, log=ARG == "log")
     while not state.is_terminal():
         legal = state.legal_actions()
         state.apply_action(legal[rnd.randrange(len(legal))])
@@ -81,7 +83,7 @@ print(json.dumps({"cpu": time.process_time() - start}))
 def contenders(game: str) -> list[tuple[str, str, str]]:
     """(label, runner, argument) for each contender available on this machine."""
     hand, cpp, py = GAMES[game]
-    out = [("cairn", "cairn", "-"), ("hand-written", "hand-written", hand)]
+    out = [("cairn", "cairn", "-"), ("cairn, with a log", "cairn", "log"), ("hand-written", "hand-written", hand)]
     try:
         import pyspiel  # noqa: F401
     except ImportError:

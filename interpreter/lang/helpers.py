@@ -95,9 +95,17 @@ def op(c: Ctx, sign: str, x: Any, y: Any) -> Any:
 
 def add(c: Ctx, x: Any, y: Any) -> Any:
     """x + y (the commonest operator: numbers first, without the general checks)."""
-    if type(x) is int and type(y) is int:
+    t = type(x)
+    if t is int and type(y) is int:
         r = x + y
         if -MAX_INT <= r <= MAX_INT:
+            return r
+    elif (t is str or t is list) and type(y) is t:
+        r = x + y                   # texts and lists: what op() does for them, in one call
+        n = len(r)
+        w = c.w
+        if n <= MAX_SEQUENCE and w[0] > n:
+            w[0] -= n
             return r
     return op(c, "+", x, y)
 
