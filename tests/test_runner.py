@@ -1,0 +1,88 @@
+"""Programs run by their runners (interpreter/lang/runner.py) exactly as the VM runs them
+one instruction at a time: same games, same problems at the same file:line, the same step
+budget; and the walks of a fixed board found once give what the search gives."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import make_agents
+from interpreter.engine import rng
+from interpreter.load.build import build, load_game
+from interpreter.records import make_record, play
+
+GAMES = Path(__file__).resolve().parents[1] / "definitions"
+
+
+def _without_runners(g):
+    for prog in g.programs.values():
+        prog.runner = None
+    return g
+
+
+@pytest.mark.parametrize("game,players", [("big-foot", 4), ("footprints", 3), ("stonefire", 4),
+                                          ("fantastic-trails", 4), ("tic-tac-toe", 2), ("pig", 2)])
+def test_runners_play_the_same_games_as_one_instruction_at_a_time(game, players):
+    fast, slow = load_game(game), _without_runners(build(GAMES / game, [])[0])
+    assert sum(p.runner is not None for p in fast.programs.values()) > len(fast.programs) // 2
+    for i in range(2):
+        seed = rng.derive(7, i)
+        a = play(fast, players, seed, make_agents(["random"], players, seed), log=False)
+        b = play(slow, players, seed, make_agents(["random"], players, seed), log=False)
+        assert make_record(a)["final_state_sha256"] == make_record(b)["final_state_sha256"]
+        assert a.d["actions"] == b.d["actions"] and a.d["result"] == b.d["result"]
+
+
+def _tiny_game(tmp_path: Path, body: str) -> Path:
+    src = GAMES / "tic-tac-toe"
+    for f in src.glob("*.yaml"):
+        (tmp_path / f.name).write_text(f.read_text())
+    game = (tmp_path / "game.yaml").read_text()
+    start = game.index("procedures:")
+    end = game.index("structure:")
+    proc = textwrap.indent("procedures:\n  mark:\n    rule: turn-mark\n    params: [p]\n    do: |\n"
+                           + textwrap.indent(textwrap.dedent(body), "      "), "")
+    (tmp_path / "game.yaml").write_text(game[:start] + proc + "\n" + game[end:])
+    return tmp_path
+
+
+@pytest.mark.parametrize("body,message", [
+    ("let xs = [1, 2]\nlet n = 0\nfor x in xs {\n  n += x\n}\nlet y = xs[5]\n", "no item [5]"),
+    ("let n = 0\nwhile true {\n  n += 1\n}\n", "step budget"),
+    ("let t = 1\nif t == 1 {\n  let u = t + \"a\"\n}\n", "cannot compute"),
+])
+def test_a_failing_rule_names_the_same_line_with_and_without_runners(tmp_path, body, message):
+    folder = _tiny_game(tmp_path, body)
+    fast = build(folder, [])[0]
+    slow = _without_runners(build(folder, [])[0])
+    a, b = fast.new_initial_state(2, 1), slow.new_initial_state(2, 1)
+    assert a.d["result"]["reason"] == "aborted"
+    assert message in a.d["result"]["aborted"] and message in b.d["result"]["aborted"]
+    if message != "step budget":
+        assert a.d["result"]["aborted"] == b.d["result"]["aborted"]
+    else:   # a runner counts steps as the VM does but checks them where a loop jumps back
+        line = lambda text: int(text.split("game.yaml:")[1].split(":")[0])   # noqa: E731
+        assert abs(line(a.d["result"]["aborted"]) - line(b.d["result"]["aborted"])) <= 2
+
+
+def test_known_walks_are_the_searched_walks_and_cost_the_same_work_cold_or_warm():
+    from interpreter.lang.runtime import Ctx
+    from interpreter.verbs.graph import _walks, paths
+    g = load_game("big-foot")
+    d = g.new_initial_state(2, 1).d
+    start = g.spaces[0]
+    blocked = list(g.spaces[3:6])
+    costs = []
+    for _ in range(2):                        # cold, then from what the first call kept
+        c = Ctx(d, g, {}, [10 ** 9])
+        got = paths(c, start, 4, blocked)
+        costs.append(10 ** 9 - c.w[0])
+        searched = _walks(Ctx(d, g, {}, [10 ** 9]), g.adj, start, 4, set(blocked))
+        assert got == searched and got
+    assert costs[0] == costs[1] > 0
+    g.walks.clear()
+    c = Ctx(d, g, {}, [5])                   # too little work left: the search stops, kept or not
+    with pytest.raises(Exception, match="work budget"):
+        paths(c, start, 4, blocked)
