@@ -35,6 +35,16 @@ def test_runners_play_the_same_games_as_one_instruction_at_a_time(game, players)
         assert a.d["actions"] == b.d["actions"] and a.d["result"] == b.d["result"]
 
 
+BOOM = """
+  boom:
+    rule: turn-mark
+    params: [k]
+    do: |
+      let xs = [1, 2]
+      return xs[k]
+"""
+
+
 def _tiny_game(tmp_path: Path, body: str) -> Path:
     src = GAMES / "tic-tac-toe"
     for f in src.glob("*.yaml"):
@@ -43,7 +53,7 @@ def _tiny_game(tmp_path: Path, body: str) -> Path:
     start = game.index("procedures:")
     end = game.index("structure:")
     proc = textwrap.indent("procedures:\n  mark:\n    rule: turn-mark\n    params: [p]\n    do: |\n"
-                           + textwrap.indent(textwrap.dedent(body), "      "), "")
+                           + textwrap.indent(textwrap.dedent(body), "      "), "") + BOOM
     (tmp_path / "game.yaml").write_text(game[:start] + proc + "\n" + game[end:])
     return tmp_path
 
@@ -52,6 +62,7 @@ def _tiny_game(tmp_path: Path, body: str) -> Path:
     ("let xs = [1, 2]\nlet n = 0\nfor x in xs {\n  n += x\n}\nlet y = xs[5]\n", "no item [5]"),
     ("let n = 0\nwhile true {\n  n += 1\n}\n", "step budget"),
     ("let t = 1\nif t == 1 {\n  let u = t + \"a\"\n}\n", "cannot compute"),
+    ("let a = boom(1)\nlet b = boom(7)\n", "no item [7]"),      # in a procedure called directly
 ])
 def test_a_failing_rule_names_the_same_line_with_and_without_runners(tmp_path, body, message):
     folder = _tiny_game(tmp_path, body)

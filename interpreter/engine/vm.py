@@ -10,7 +10,7 @@ from typing import Any
 
 from ..lang.compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
                              LET, RET, RUN, SETATTR, SETGAME)
-from ..lang.runtime import Ctx, RuntimeProblem, frozen, save_check, set_attr, text_of
+from ..lang.runtime import FAILURES, Ctx, RuntimeProblem, Stop, frozen, save_check, set_attr, text_of
 from .abilities import fired, replacement
 from .scoring import abort, finish
 from .values import unsaveable
@@ -39,7 +39,7 @@ def run(g: Any, d: dict) -> None:
     pc = fr["pc"]
     try:
         _loop(g, d, c, fr, pc)
-    except _Stop as stop:
+    except Stop as stop:
         fr, pc, err = stop.args
         fr["pc"] = max(pc - 1, 0)
         if isinstance(err, RuntimeProblem):
@@ -48,14 +48,6 @@ def run(g: Any, d: dict) -> None:
             abort(g, d, f"{_where(g, fr)}: recursion too deep")
         else:
             abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
-
-
-class _Stop(Exception):
-    """A rule failed in frame `fr` at instruction pc - 1: (fr, pc, the error)."""
-
-
-_FAILURES = (RuntimeProblem, RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError,
-             ZeroDivisionError, OverflowError, MemoryError)
 
 
 def _loop(g: Any, d: dict, c: Ctx, fr: dict, pc: int) -> None:
@@ -185,8 +177,8 @@ def _loop(g: Any, d: dict, c: Ctx, fr: dict, pc: int) -> None:
                     if op == BLOCK:
                         pc += c.at               # the statement that failed names its line
                     raise
-    except _FAILURES as err:
-        raise _Stop(fr, pc, err) from None
+    except FAILURES as err:
+        raise Stop(fr, pc, err) from None
 
 
 def _step(c: Ctx, ins: tuple, op: int, pc: int, l: dict) -> int:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from .runtime import MAX_INT, MAX_SEQUENCE, Ctx, RuntimeProblem, frozen, get_attr, save_check, set_attr, spend, text_of
+from .runtime import (MAX_INT, MAX_SEQUENCE, Ctx, RuntimeProblem, direct_call, frozen, get_attr, save_check, set_attr,
+                      spend, text_of)
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 
@@ -154,4 +155,4 @@ def missing(name: str) -> RuntimeProblem:
 NAMESPACE = {"_attr": attr, "_item": item, "_call": call, "_each": each, "_op": op, "_add": add, "_sub": sub,
              "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players, "_missing": missing,
              "_RP": RuntimeProblem, "_NONE1": (None,), "_frozen": frozen, "_save_check": save_check,
-             "_set_attr": set_attr, "_spend": spend, "_budget": budget}
+             "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call}

@@ -30,14 +30,54 @@ def dead_ranges(code: list[tuple]) -> set[int]:
     return dead
 
 
-def labels_of(code: list[tuple], dead: set[int]) -> list[int]:
+class Within:
+    """What a runner may do itself besides plain instructions: call a procedure that never
+    stops (`direct`: no decision, event or `run` in it or in what it calls, no replacement
+    of it) as a Python call, and evaluate an event no trigger or ability listens to."""
+
+    def __init__(self, direct: frozenset[str] = frozenset(), silent: frozenset[str] = frozenset()):
+        self.direct, self.silent = direct, silent
+
+    def control(self, ins: tuple) -> bool:
+        """Whether only the VM can carry out this instruction."""
+        op = ins[0]
+        if op == CALL:
+            return ins[1] not in self.direct
+        if op == EMIT:
+            return ins[1] not in self.silent
+        return op in CONTROL
+
+
+NONE = Within()
+
+
+def never_stopping(programs: dict[str, Any], replaced: set[str], silent: frozenset[str]) -> frozenset[str]:
+    """Returns the programs that run to their return without the VM: every control
+    instruction in them is their return or a call of another such program (none that a
+    replacement ability may take over); recursion among them is allowed (the call depth
+    is still checked)."""
+    keep = {k for k, prog in programs.items() if prog.runner is not None and k not in replaced}
+    changed = True
+    while changed:
+        changed = False
+        within = Within(frozenset(keep), silent)
+        for key in sorted(keep):
+            code = programs[key].code
+            dead = dead_ranges(code)
+            if any(k not in dead and ins[0] != RET and within.control(ins) for k, ins in enumerate(code)):
+                keep.discard(key)
+                changed = True
+    return frozenset(keep)
+
+
+def labels_of(code: list[tuple], dead: set[int], within: Within = NONE) -> list[int]:
     """Returns where a run may start: 0, after a control instruction, a jump's target."""
     out = {0}
     for k, ins in enumerate(code):
         if k in dead:
             continue
         op = ins[0]
-        if op in CONTROL:
+        if within.control(ins):
             out.add(k + 1)
         elif op == JUMP:
             out.add(ins[1])
@@ -48,11 +88,11 @@ def labels_of(code: list[tuple], dead: set[int]) -> list[int]:
     return sorted(x for x in out if x < len(code))
 
 
-def runner_text(code: list[tuple], const: Callable[[Any], str]) -> str | None:
+def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within = NONE) -> str | None:
     """Returns the source of a program's runner, or None if it holds an instruction this
     module does not know (the VM then runs the program one instruction at a time)."""
     dead = dead_ranges(code)
-    labels = labels_of(code, dead)
+    labels = labels_of(code, dead, within)
     if any(k in dead for k in labels):
         return None
     label_set = set(labels)
@@ -60,7 +100,7 @@ def runner_text(code: list[tuple], const: Callable[[Any], str]) -> str | None:
     body: list[str] = []
     reads: dict[int, tuple[str, ...]] = {}
     for at in labels:
-        chunk = _chunk(code, at, label_set, dead, _Inline(const, reads))
+        chunk = _chunk(code, at, label_set, dead, _Inline(const, reads, within))
         if chunk is None:
             return None
         body.append(f"if pc == {at}:")
@@ -90,8 +130,8 @@ class _Inline:
     """Writes an instruction's expression: its source inline where it has one (noting the
     locals it reads, for the problem a missing one raises), else a call of its function."""
 
-    def __init__(self, const: Callable[[Any], str], reads: dict[int, tuple[str, ...]]):
-        self.const, self.reads = const, reads
+    def __init__(self, const: Callable[[Any], str], reads: dict[int, tuple[str, ...]], within: Within):
+        self.const, self.reads, self.within = const, reads, within
 
     def __call__(self, fn: Any, k: int) -> str:
         src = getattr(fn, "src", None)
@@ -116,10 +156,15 @@ def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int],
             return None
         ins, op = code[k], code[k][0]
         lines.append(f"i = {k}")
-        if op in CONTROL:
+        if const.within.control(ins):
             lines += ([f"n += {count}"] if count else []) + [f"return {k}"]
             return lines
         count += ins[2] if op == BLOCK else 1
+        if op == CALL or op == EMIT:
+            lines += _within(ins, k, count, const)
+            count = 0
+            k += 1
+            continue
         if op == JUMP:
             lines += _jump(k, ins[1], count)
             return lines
@@ -128,6 +173,18 @@ def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int],
             return None
         lines += part
         k = k + ins[2] if op == BLOCK else k + 1
+
+
+def _within(ins: tuple, k: int, count: int, ex: _Inline) -> list[str]:
+    """A call of a procedure that never stops, as a Python call (the steps counted so far
+    handed over, its own added on return), or an event no one listens to (its fields are
+    still computed: a rule that cannot compute them fails here as before)."""
+    if ins[0] == EMIT:
+        return [f"n += {count}", f"{ex.const(ins[2])}(c)"]
+    call = f"_pcall(c, {ins[1]!r}, {ex.const(ins[2])}(c))"
+    return [f"n += {count}", "c.n = n",
+            f"l[{ins[3]!r}] = {call}" if ins[3] is not None else call,
+            "n = c.n"]
 
 
 def _indent(lines: list[str]) -> list[str]:
@@ -175,3 +232,21 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
                 "if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)",
                 f"c.s['gvars'][{ins[1]!r}] = _v"]
     return None
+
+
+def attach(programs: dict[str, Any], replaced: set[str], listened: set[str],
+           define: Callable[[str], Any], const: Callable[[Any], str]) -> None:
+    """Gives every program that calls a never-stopping procedure, or emits an event no one
+    listens to, a runner that does those itself (run once the whole game is compiled: it
+    needs every program, the replacement abilities and the listeners)."""
+    emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
+    silent = frozenset(emitted - listened)
+    within = Within(never_stopping(programs, replaced, silent), silent)
+    for prog in programs.values():
+        if prog.runner is None:
+            continue
+        if any((ins[0] == CALL and ins[1] in within.direct) or (ins[0] == EMIT and ins[1] in silent)
+               for ins in prog.code):
+            text = runner_text(prog.code, const, within)
+            if text is not None:
+                prog.runner = define(text)

@@ -16,6 +16,43 @@ class RuntimeProblem(Exception):
     """A rule could not be carried out (a definition bug found in play)."""
 
 
+class Stop(Exception):
+    """A rule failed in frame `fr` at instruction pc - 1: args (fr, pc, the error). The VM
+    ends the game there (engine/vm.py), naming that instruction's place."""
+
+
+# What a failing rule raises (a problem of the rule, or a Python error it caused).
+FAILURES = (RuntimeProblem, RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError,
+            ZeroDivisionError, OverflowError, MemoryError)
+
+
+def direct_call(c: "Ctx", key: str, args: dict) -> Any:
+    """Runs a procedure that never stops (lang/runner.py `never_stopping`) to its return as
+    a Python call from its caller's runner: its frame is on the stack while it runs, as
+    the VM would have it, so a problem names its line; returns what it returns."""
+    g, frames = c.g, c.s["frames"]
+    if len(frames) >= g.max_depth:
+        raise RuntimeProblem(f"more than {g.max_depth} nested calls (endless recursion?)")
+    if g.trace is not None:
+        g.trace.add(key)
+    fr = {"p": key, "pc": 0, "l": args, "d": frames[-1]["d"], "r": None}
+    frames.append(fr)
+    prog = g.programs[key]
+    caller = c.l
+    c.l = args
+    at = -1
+    try:
+        at = prog.runner(c, 0)
+        ret = prog.code[at]
+        c.n += 1
+        value = ret[1](c) if ret[1] is not None else None
+    except FAILURES as err:
+        raise Stop(fr, (c.at if at < 0 else at) + 1, err) from None
+    frames.pop()
+    c.l = caller
+    return value
+
+
 class Ctx:
     """What a running closure sees: the state data, the compiled game, its locals, and
     the work left before the next decision (a one-item list shared by a whole run)."""

@@ -18,6 +18,7 @@ from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang.parser import SyntaxProblem, parse
+from ..lang import runner
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
 from . import abilities, citations, objects, structure, terminal
@@ -112,6 +113,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     _check_windows(cx, table, inside)
     citations.check_citations(cx)
     structure.compile_main(cx, inside, listened, windows)
+    runner.attach(cx.programs, set(table.replacements), listened, cx.comp.define, cx.comp.const)
     functions = _functions(cx, table, quantities)
     if cx.trace:
         functions = {k: _traced(k, f) for k, f in functions.items()}
