@@ -49,6 +49,7 @@ class Compiler(ExpressionCompiler):
     def program(self, name: str, text: str, params: tuple[str, ...] = (),
                 predefined: tuple[str, ...] = ()) -> Program | None:
         """Returns the compiled program, or None with self.errors filled."""
+        self.origin = name
         tree = parse(text)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))
@@ -86,6 +87,7 @@ class Compiler(ExpressionCompiler):
         """Compiles a data function to a Python function `f(c, *args)`, its parameters plain
         Python arguments: calls between rules (the commonest thing a rule does) then cost
         one Python call, with no argument dict. Call sites find it as `_U[name]`."""
+        self.origin = f"fn:{name}"
         tree = parse(text, expression=True)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))

@@ -73,7 +73,7 @@ def _lazy(*args: Any, _fn: Any = None) -> Any:
 def _compiled(fn: FunctionType) -> FunctionType:
     """Gives a generated function its compiled code (from then on calls cost nothing more)."""
     text = fn.lazy
-    module = compile(text, "<effect>", "exec")
+    module = compile(text, f"<{getattr(fn, 'origin', 'effect')}>", "exec")
     fn.__code__ = next(k for k in module.co_consts if isinstance(k, CodeType))
     fn.__kwdefaults__ = None
     del fn.lazy
@@ -119,6 +119,7 @@ class ExpressionCompiler:
         self.vcount = 0
         self.iterable = False            # the next call's value is only walked by a comprehension
         self.impure = False              # the expression being built calls a verb that changes the game
+        self.origin = "effect"           # what generated code is part of: its file name in tracebacks and profiles
         self.static_tables: dict[str, str] = {}   # attribute -> the const name of its table (fast.py)
 
     # ---- helpers ------------------------------------------------------------------
@@ -160,6 +161,7 @@ class ExpressionCompiler:
         fn = FunctionType(_LAZY, self.ns, "_lazy")
         fn.__kwdefaults__ = {"_fn": fn}
         fn.lazy = text
+        fn.origin = self.origin
         return fn
 
     def expr(self, node: Tree) -> Callable:

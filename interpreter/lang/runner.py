@@ -234,19 +234,19 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
     return None
 
 
-def attach(programs: dict[str, Any], replaced: set[str], listened: set[str],
-           define: Callable[[str], Any], const: Callable[[Any], str]) -> None:
+def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], comp: Any) -> None:
     """Gives every program that calls a never-stopping procedure, or emits an event no one
     listens to, a runner that does those itself (run once the whole game is compiled: it
     needs every program, the replacement abilities and the listeners)."""
     emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
     silent = frozenset(emitted - listened)
     within = Within(never_stopping(programs, replaced, silent), silent)
-    for prog in programs.values():
+    for key, prog in programs.items():
         if prog.runner is None:
             continue
         if any((ins[0] == CALL and ins[1] in within.direct) or (ins[0] == EMIT and ins[1] in silent)
                for ins in prog.code):
-            text = runner_text(prog.code, const, within)
+            text = runner_text(prog.code, comp.const, within)
             if text is not None:
-                prog.runner = define(text)
+                comp.origin = key           # its name in tracebacks and profiles
+                prog.runner = comp.define(text)
