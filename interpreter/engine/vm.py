@@ -26,35 +26,20 @@ def _where(g: Any, frame: dict) -> str:
 
 
 def run(g: Any, d: dict) -> None:
-    """Runs until a decision is pending or the game is over."""
+    """Runs until a decision is pending or the game is over: each program's runner goes
+    as far as it can, this loop carries out what only it can (calls, returns, events,
+    decisions, `run`, the end), and runs a program without a runner one instruction at a
+    time."""
     frames = d["frames"]
     if not frames or d["pending"] is not None or d["terminal"]:
         if not frames and not d["terminal"]:
             finish(g, d, "the flow ended")
         return
     fr = frames[-1]
+    pc = fr["pc"]
     # One context for the whole run: a frame switch gives it the new frame's locals. Its
     # step count (`n`) is shared with the runners (lang/runner.py).
     c = Ctx(d, g, fr["l"], [g.work_budget])
-    pc = fr["pc"]
-    try:
-        _loop(g, d, c, fr, pc)
-    except Stop as stop:
-        fr, pc, err = stop.args
-        fr["pc"] = max(pc - 1, 0)
-        if isinstance(err, RuntimeProblem):
-            abort(g, d, f"{_where(g, fr)}: {err}")
-        elif isinstance(err, RecursionError):
-            abort(g, d, f"{_where(g, fr)}: recursion too deep")
-        else:
-            abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
-
-
-def _loop(g: Any, d: dict, c: Ctx, fr: dict, pc: int) -> None:
-    """The VM's loop: each program's runner goes as far as it can, the loop carries out
-    what only it can (calls, returns, events, decisions, `run`, the end), and runs a
-    program without a runner one instruction at a time."""
-    frames = d["frames"]
     budget = g.step_budget
     max_depth = g.max_depth
     programs = g.programs
@@ -178,7 +163,20 @@ def _loop(g: Any, d: dict, c: Ctx, fr: dict, pc: int) -> None:
                         pc += c.at               # the statement that failed names its line
                     raise
     except FAILURES as err:
-        raise Stop(fr, pc, err) from None
+        _failed(g, d, fr, pc, err)
+    except Stop as stop:            # in a procedure called directly (runtime.direct_call)
+        _failed(g, d, *stop.args)
+
+
+def _failed(g: Any, d: dict, fr: dict, pc: int, err: BaseException) -> None:
+    """Ends the game as aborted by a rule that failed at instruction pc - 1 of frame fr."""
+    fr["pc"] = max(pc - 1, 0)
+    if isinstance(err, RuntimeProblem):
+        abort(g, d, f"{_where(g, fr)}: {err}")
+    elif isinstance(err, RecursionError):
+        abort(g, d, f"{_where(g, fr)}: recursion too deep")
+    else:
+        abort(g, d, f"{_where(g, fr)}: {type(err).__name__}: {err}")
 
 
 def _step(c: Ctx, ins: tuple, op: int, pc: int, l: dict) -> int:
