@@ -46,16 +46,18 @@ def validate_targets(targets: Sequence[str], variants: Sequence[str]) -> tuple[l
         combos: list[list[str]] = [list(variants)]
         if not variants:
             combos += [[vid] for vid in list_variants(folder)]
+        from ..scenarios import game_key, static_problems
+        games: dict = {}     # each build is checked once: the scenario checks reuse it
         for combo in combos:
-            _game, diags = build(folder, combo)
+            game, diags = build(folder, combo)
+            if game is not None:
+                games[game_key(folder, tuple(combo))] = game
             checked.append(f"{target}" + "".join(f" --variant {v}" for v in combo))
             problems.extend(d for d in diags if d not in problems)
             if diags and not combo:
                 break  # the base is broken: variant checks would repeat its problems
         from ..editions import problems as edition_problems
         problems.extend(d for d in edition_problems(folder) if d not in problems)
-        from ..scenarios import static_problems
-        games: dict = {}
         for path in sorted((folder / "scenarios").glob("*.yaml")):
             problems.extend(d for d in static_problems(path, games) if d not in problems)
     return problems, checked

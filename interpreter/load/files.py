@@ -10,14 +10,15 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator
-
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..diagnostics import Diagnostic, DefinitionError, suggest
 from .yaml_safe import Loaded, load_yaml
+
+if TYPE_CHECKING:   # jsonschema is imported only to explain an invalid file (it is slow to import)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 PART_FILES = {"game.yaml": "game", "components.yaml": "components", "cards.yaml": "cards",
               "board.yaml": "board", "rules.yaml": "rules"}
@@ -64,6 +65,7 @@ def _schema(kind: str) -> dict:
 @lru_cache(maxsize=1)
 def _registry() -> Registry:
     """Returns the registry holding the shared definitions every file schema refers to."""
+    from referencing import Registry, Resource
     defs = _schema("defs")
     return Registry().with_resource(defs["$id"], Resource.from_contents(defs))
 
@@ -71,6 +73,7 @@ def _registry() -> Registry:
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     """Returns the schema validator for one kind of file, built once."""
+    from jsonschema import Draft202012Validator
     return Draft202012Validator(_schema(kind), registry=_registry())
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from ..diagnostics import suggest
 from .abilities import instances
 from .context import Compiling
@@ -96,9 +94,9 @@ def _things(cx: Compiling, w: World, owner: dict[str, str]) -> None:
 def _board(cx: Compiling, w: World) -> None:
     spec = cx.spec
     spaces = spec.sections["spaces"]
-    graph = nx.Graph()
+    adj: dict[str, dict[str, None]] = {}     # insertion-ordered, as neighbours are listed
     for key, (item, _src) in spaces.items():
-        graph.add_node(key)
+        adj.setdefault(key, {})
         # An unnamed space reads as "id (kind)" in logs and option labels.
         w.props[key] = {"kind": item["kind"], "name": item.get("name", f"{key} ({item['kind']})"),
                         **({"at": item["at"]} if "at" in item else {}),
@@ -110,14 +108,36 @@ def _board(cx: Compiling, w: World) -> None:
         if a == b:
             cx.diags.append(src.diag(f"edge joins '{a}' to itself"))
         if a in spaces and b in spaces:
-            graph.add_edge(a, b)
-    if spaces and not spec.assembled_in_play and not nx.is_connected(graph):
-        parts = sorted(nx.connected_components(graph), key=len)
+            adj[a][b] = None
+            adj[b][a] = None
+    parts = _components(adj)
+    if spaces and not spec.assembled_in_play and len(parts) > 1:
+        parts.sort(key=len)
         lonely = sorted(parts[0])[:5]
         src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src
         cx.diags.append(src.diag(f"the board is not connected: {len(parts)} separate parts; "
                                  f"e.g. {', '.join(lonely)} cannot be reached from the rest"))
-    w.adj = {s: tuple(graph.neighbors(s)) for s in spaces}
+    w.adj = {s: tuple(adj[s]) for s in spaces}
+
+
+def _components(adj: dict[str, dict[str, None]]) -> list[set[str]]:
+    """Returns the connected parts of the board, in the order of their first space (a
+    breadth-first walk: a graph library costs more to import than the walk takes)."""
+    seen: set[str] = set()
+    parts: list[set[str]] = []
+    for start in adj:
+        if start in seen:
+            continue
+        part, frontier = {start}, [start]
+        while frontier:
+            space = frontier.pop()
+            for n in adj[space]:
+                if n not in part:
+                    part.add(n)
+                    frontier.append(n)
+        seen |= part
+        parts.append(part)
+    return parts
 
 
 def _zones(cx: Compiling, w: World) -> None:
