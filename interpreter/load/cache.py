@@ -1,20 +1,26 @@
-"""Where Cairn keeps what it derives once from its own grammar and schemas (the parser's
-tables, the compiled schema checks), so a fresh process does not derive them again.
+"""Where Cairn keeps what it derives from text, so a fresh process does not derive it
+again: its own grammar's parser tables and compiled schema checks, and the pure
+functions of a definition's text that loading costs most (a YAML file read into data
+with positions, an effect text parsed into its syntax tree).
 
-The cache holds only what Cairn's own files determine (names carry the digest of their
-source), never anything read from a game's definitions: a stale or broken entry is
-ignored and rewritten. `CAIRN_CACHE=off` turns it off; `CAIRN_CACHE=DIR` moves it."""
+Every entry is named by a digest of all it depends on: the text itself and the source of
+the code that derives it (and that code's library versions). An entry can therefore only
+be missing, never stale: an edited file or a changed loader is simply a new name. A
+broken entry is ignored and rewritten. `CAIRN_CACHE=off` turns it off; `CAIRN_CACHE=DIR`
+moves it. Entries are trusted as this user's own files are (pickle, as .pyc is code)."""
 from __future__ import annotations
 
 import hashlib
+import gc
 import marshal
 import os
+import pickle
 import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 from types import CodeType
-from typing import Callable
+from typing import Any, Callable
 
 
 @lru_cache(maxsize=1)
@@ -79,3 +85,47 @@ def compiled(name: str, source: Callable[[], str]) -> CodeType:
     code = compile(source(), name, "exec")
     write_bytes(key, marshal.dumps(code))
     return code
+
+
+@lru_cache(maxsize=None)
+def source_digest(*modules: str) -> str:
+    """Returns a digest of the source files of Cairn's own modules (dotted names under
+    `interpreter`), so an entry derived by changed code is never read back."""
+    root = Path(__file__).resolve().parents[1]
+    parts = [f"py{sys.version_info[0]}.{sys.version_info[1]}"]
+    for module in modules:
+        path = root.joinpath(*module.split(".")).with_suffix(".py")
+        try:
+            parts.append(hashlib.sha256(path.read_bytes()).hexdigest())
+        except OSError:
+            parts.append(f"missing:{module}")
+    return digest(*parts)
+
+
+def load(name: str) -> Any | None:
+    """Returns a stored value, or None when there is none or it cannot be read. The
+    collector is paused meanwhile: unpickling thousands of small objects otherwise
+    triggers it again and again (five times the cost)."""
+    data = read_bytes(name)
+    if data is None:
+        return None
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    except Exception:  # a broken or foreign entry is only a miss
+        return None
+    finally:
+        if paused:
+            gc.enable()
+
+
+def store(name: str, value: Any) -> None:
+    """Keeps a value (written atomically); a value that cannot be pickled is not kept."""
+    if cache_dir() is None:
+        return
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # pragma: no cover - only plain data and syntax trees are stored
+        return
+    write_bytes(name, data)
