@@ -129,3 +129,39 @@ def store(name: str, value: Any) -> None:
     except Exception:  # pragma: no cover - only plain data and syntax trees are stored
         return
     write_bytes(name, data)
+
+
+def folder_digest(folder: Path, *, suffixes: tuple[str, ...] = ()) -> str:
+    """Returns a digest of every file under a folder (names and bytes; only names ending in
+    one of `suffixes` when given), so a result derived from the folder is named by it."""
+    h = hashlib.sha256(str(folder.resolve()).encode("utf-8", "surrogateescape"))
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and (not suffixes or p.name.endswith(suffixes))):
+        h.update(b"\0" + str(path.relative_to(folder)).encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError:
+            h.update(b"unreadable")
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def cairn_digest() -> str:
+    """Returns a digest of all of Cairn's own code and data (its modules, schemas and
+    grammar) and the versions of the libraries whose messages reach a user: a result kept
+    under it is never read back by a changed Cairn."""
+    from importlib.util import find_spec
+    from .files import data_root
+    parts = [sys.version, folder_digest(Path(__file__).resolve().parents[1], suffixes=(".py",))]
+    for sub in ("schemas", "grammar"):
+        where = data_root() / sub
+        parts.append(folder_digest(where) if where.is_dir() else f"no {sub}")
+    for lib in ("lark", "yaml", "jsonschema", "fastjsonschema", "referencing"):
+        # Where each library is and when it was installed (reading versions through
+        # importlib.metadata costs more than the rest of this together).
+        try:
+            origin = find_spec(lib).origin or ""
+            st = os.stat(origin)
+            parts.append(f"{lib}:{origin}:{st.st_mtime_ns}:{st.st_size}")
+        except (AttributeError, ImportError, OSError, ValueError):
+            parts.append(f"{lib}:none")
+    return digest(*parts)
