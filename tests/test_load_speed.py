@@ -171,3 +171,15 @@ def test_validate_imports_only_what_it_needs():
              "'interpreter.draw', 'interpreter.bots', 'interpreter.terminal')))))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.split() == []
+
+
+def test_the_cache_drops_what_was_used_longest_ago(tmp_path):
+    import os
+    for i in range(6):
+        entry = tmp_path / f"e{i}"
+        entry.write_bytes(b"x" * 100)
+        os.utime(entry, ns=(i * 10**9, i * 10**9))       # e0 used longest ago
+    cache.prune(tmp_path, limit=1000)
+    assert len(list(tmp_path.iterdir())) == 6            # 600 bytes: under the limit
+    cache.prune(tmp_path, limit=400)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e3", "e4", "e5"]   # 300 <= 3/4 of 400

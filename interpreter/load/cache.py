@@ -47,14 +47,48 @@ def digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
 
 
+LIMIT = 256 * 2**20     # bytes the cache may hold; past it, the entries used longest ago go
+_STORED = 0             # entries this process wrote (it looks at the cache's size now and then)
+
+
 def read_bytes(name: str) -> bytes | None:
+    """Returns an entry's bytes (and marks it used), or None."""
     base = cache_dir()
     if base is None:
         return None
     try:
-        return (base / name).read_bytes()
+        data = (base / name).read_bytes()
+        os.utime(base / name)
+        return data
     except OSError:
         return None
+
+
+def prune(base: Path, limit: int = LIMIT) -> None:
+    """Keeps the cache under `limit` bytes: an edited game leaves entries no one will read
+    again (and every test's copy of a game its own), so when the cache has grown past the
+    limit, the entries used longest ago are removed until it holds three quarters of it."""
+    entries = []
+    try:
+        for path in base.iterdir():
+            try:
+                st = path.stat()
+            except OSError:      # removed meanwhile by another process
+                continue
+            entries.append((st.st_mtime_ns, st.st_size, path))
+    except OSError:
+        return
+    total = sum(size for _t, size, _p in entries)
+    if total <= limit:
+        return
+    for _t, size, path in sorted(entries):
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        if total <= limit * 3 // 4:
+            return
 
 
 def write_bytes(name: str, data: bytes) -> None:
@@ -121,14 +155,20 @@ def load(name: str) -> Any | None:
 
 
 def store(name: str, value: Any) -> None:
-    """Keeps a value (written atomically); a value that cannot be pickled is not kept."""
-    if cache_dir() is None:
+    """Keeps a value (written atomically), then keeps the cache under its limit; a value
+    that cannot be pickled is not kept."""
+    base = cache_dir()
+    if base is None:
         return
     try:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # pragma: no cover - only plain data and syntax trees are stored
         return
     write_bytes(name, data)
+    global _STORED
+    _STORED += 1
+    if _STORED % 200 == 1:      # the first entry a process writes, then every 200th
+        prune(base)
 
 
 def folder_digest(folder: Path, *, suffixes: tuple[str, ...] = ()) -> str:
