@@ -6,6 +6,7 @@ parser expected, so the loader can shift them to the YAML file's own coordinates
 """
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -99,7 +100,7 @@ def _depth(tree: Tree) -> tuple[int, tuple[int, int]]:
 
 
 _PARSED: dict[tuple[str, bool], Tree | SyntaxProblem] = {}
-_USED: set[tuple[str, bool]] | None = None     # the texts parsed inside kept_trees()
+_LOCAL = threading.local()     # .used: the texts parsed inside kept_trees() (a server builds in threads)
 _KEPT: dict[str, set[tuple[str, bool]]] = {}  # cache entry -> the texts it holds (read this process)
 _KEPT_MAX = 5_000     # a game's kept trees beyond this start over from those it uses
 
@@ -114,8 +115,9 @@ def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
         if len(_PARSED) > 50_000:
             _PARSED.clear()
         hit = _PARSED[key] = _parse(text, expression)
-    if _USED is not None:
-        _USED.add(key)
+    used = getattr(_LOCAL, "used", None)
+    if used is not None:
+        used.add(key)
     return hit
 
 
@@ -125,21 +127,21 @@ def kept_trees(scope: str) -> Iterator[None]:
     folder: its texts are parsed together), and keeps the new ones there afterwards.
     Trees are a pure function of the text, the grammar, this module and lark, and the
     entry's name holds a digest of all of them, so a kept tree is the tree parse gives."""
-    global _USED
     from ..load import cache
-    import lark
-    name = "trees-" + cache.digest(scope, grammar_text(), lark.__version__, cache.source_digest("lang.parser")) + ".pkl"
+    name = _entry(scope)
     kept = _KEPT.get(name)
     if kept is None:                 # read once a process: later builds find them in _PARSED
         found = cache.load(name)
-        kept = _KEPT[name] = set(found) if isinstance(found, dict) else set()
-        for key, tree in (found or {}).items():
+        found = found if isinstance(found, dict) else {}
+        kept = _KEPT[name] = set(found)
+        for key, tree in found.items():
             _PARSED.setdefault(key, tree)
-    outer, _USED = _USED, set()
+    outer = getattr(_LOCAL, "used", None)
+    used = _LOCAL.used = set()
     try:
         yield
     finally:
-        used, _USED = _USED, outer
+        _LOCAL.used = outer
         if outer is not None:
             outer |= used
         if not used <= kept:
@@ -149,6 +151,14 @@ def kept_trees(scope: str) -> Iterator[None]:
             keep = {k: _PARSED[k] for k in wanted if k in _PARSED}
             cache.store(name, keep)
             _KEPT[name] = set(keep)
+
+
+@lru_cache(maxsize=64)
+def _entry(scope: str) -> str:
+    """Returns the name of the cache entry holding a scope's trees."""
+    import lark
+    from ..load import cache
+    return "trees-" + cache.digest(scope, grammar_text(), lark.__version__, cache.source_digest("lang.parser")) + ".pkl"
 
 
 def _parse(text: str, expression: bool) -> Tree | SyntaxProblem:

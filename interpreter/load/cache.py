@@ -44,7 +44,7 @@ def cache_dir() -> Path | None:
 
 
 def digest(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
 LIMIT = 256 * 2**20     # bytes the cache may hold; past it, the entries used longest ago go
