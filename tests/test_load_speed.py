@@ -183,3 +183,13 @@ def test_the_cache_drops_what_was_used_longest_ago(tmp_path):
     assert len(list(tmp_path.iterdir())) == 6            # 600 bytes: under the limit
     cache.prune(tmp_path, limit=400)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e3", "e4", "e5"]   # 300 <= 3/4 of 400
+
+
+def test_an_edited_overlay_is_never_hidden_by_the_cache(pig, capsys):
+    overlay = pig.parent / "mine.yaml"                      # an expansion kept outside the game
+    overlay.write_text(QUICK.replace("id: quick", "id: mine"), "utf-8")
+    assert main(["validate", "pig", "--variant", "mine.yaml"]) == 0
+    overlay.write_text(QUICK.replace("id: quick", "id: mine").replace("{target:", "{targt:"), "utf-8")
+    _forget()
+    assert main(["validate", "pig", "--variant", "mine.yaml"]) == 1
+    assert "mine.yaml:3:12: set: no parameter 'targt'" in capsys.readouterr().out
