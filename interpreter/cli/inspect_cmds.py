@@ -79,8 +79,8 @@ def _file_digest(path: Path) -> str:
 
 
 def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
-    """Checks one game: its base, each variant alone (or the given combination), its
-    edition comparisons and its scenario files; returns (problems, what was checked)."""
+    """Returns (problems, what was checked) for one game: its base, each variant alone (or
+    the given combination), its edition comparisons and its scenario files."""
     problems: list[Diagnostic] = []
     checked: list[str] = []
     combos: list[list[str]] = [list(variants)]

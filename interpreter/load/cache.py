@@ -1,17 +1,19 @@
 """Where Cairn keeps what it derives from text, so a fresh process does not derive it
 again: its own grammar's parser tables and compiled schema checks, and the pure
 functions of a definition's text that loading costs most (a YAML file read into data
-with positions, an effect text parsed into its syntax tree).
+with positions, a game's effect texts parsed into syntax trees, which files passed their
+schema, and `cairn validate`'s verdict on a whole game folder).
 
 Every entry is named by a digest of all it depends on: the text itself and the source of
 the code that derives it (and that code's library versions). An entry can therefore only
 be missing, never stale: an edited file or a changed loader is simply a new name. A
-broken entry is ignored and rewritten. `CAIRN_CACHE=off` turns it off; `CAIRN_CACHE=DIR`
-moves it. Entries are trusted as this user's own files are (pickle, as .pyc is code)."""
+broken entry is ignored and rewritten; past LIMIT bytes the entries used longest ago go.
+`CAIRN_CACHE=off` turns it off; `CAIRN_CACHE=DIR` moves it. Entries are trusted as this
+user's own files are (pickle, as a .pyc is code)."""
 from __future__ import annotations
 
-import hashlib
 import gc
+import hashlib
 import marshal
 import os
 import pickle
