@@ -22,7 +22,7 @@ from .engine.vm import run
 from .lang.compiler import Compiler
 from .lang.runtime import Ctx
 from .load.build import load_game
-from .load.files import display_path, read_part
+from .load.files import display_path, read_part, resolve_game
 from .words import plural
 
 
@@ -46,11 +46,19 @@ def scenario_files(folder: Path) -> list[Path]:
     return sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
 
 
+def game_key(folder: Path | str, variants: tuple) -> tuple:
+    """Returns what names one build of a game: its folder (resolved) and its variants, so
+    a caller that built the game already (cairn validate) can hand it over in `games`."""
+    found = resolve_game(folder)
+    return (str(found.resolve()) if found is not None else str(folder), tuple(variants))
+
+
 def _game_of(path: Path, data: dict, variants: tuple, games: dict) -> CompiledGame:
-    key = (data["game"], variants)
+    here = Path(path).parents[1]
+    where = here if (here / "game.yaml").is_file() else data["game"]
+    key = game_key(where, variants)
     if key not in games:
-        here = Path(path).parents[1]
-        games[key] = load_game(here if (here / "game.yaml").is_file() else data["game"], list(variants))
+        games[key] = load_game(where, list(variants))
     return games[key]
 
 

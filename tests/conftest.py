@@ -1,6 +1,7 @@
 """Shared fixtures: compiled games are built once per test session."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,23 @@ from interpreter.load.build import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFINITIONS = ROOT / "definitions"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_cache(tmp_path_factory):
+    """Keeps Cairn's cache in a folder of the test session's own: the tests build hundreds
+    of throwaway copies of games, whose cache entries would only fill the user's cache
+    (and a test must not pass or fail by what an earlier run left there)."""
+    from interpreter.load import cache
+    before = os.environ.get("CAIRN_CACHE")
+    os.environ["CAIRN_CACHE"] = str(tmp_path_factory.mktemp("cairn-cache"))
+    cache.cache_dir.cache_clear()
+    yield
+    if before is None:
+        os.environ.pop("CAIRN_CACHE", None)
+    else:
+        os.environ["CAIRN_CACHE"] = before
+    cache.cache_dir.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ diff and scenarios."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -43,21 +44,62 @@ def validate_targets(targets: Sequence[str], variants: Sequence[str]) -> tuple[l
     checked: list[str] = []
     for target in targets:
         folder = game_folder(target)
-        combos: list[list[str]] = [list(variants)]
-        if not variants:
-            combos += [[vid] for vid in list_variants(folder)]
-        for combo in combos:
-            _game, diags = build(folder, combo)
-            checked.append(f"{target}" + "".join(f" --variant {v}" for v in combo))
-            problems.extend(d for d in diags if d not in problems)
-            if diags and not combo:
-                break  # the base is broken: variant checks would repeat its problems
-        from ..editions import problems as edition_problems
-        problems.extend(d for d in edition_problems(folder) if d not in problems)
-        from ..scenarios import static_problems
-        games: dict = {}
-        for path in sorted((folder / "scenarios").glob("*.yaml")):
-            problems.extend(d for d in static_problems(path, games) if d not in problems)
+        found, seen = remembered_verdict(target, folder, variants)
+        problems.extend(d for d in found if d not in problems)
+        checked.extend(seen)
+    return problems, checked
+
+
+def remembered_verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
+    """Returns validate's verdict on one game, kept in Cairn's cache under a digest of all
+    it depends on: every file of the game's folder, the overlay files named, the names
+    the problems are shown by (the working folder), and all of Cairn's own code and data.
+    A kept verdict is the one checking again would give; any edit is a new digest."""
+    from ..load import cache
+    from ..load.build import is_overlay_file
+    from ..load.files import definitions_root
+    if cache.cache_dir() is None:
+        return verdict(target, folder, variants)
+    overlays = [cache.digest(str(Path(v).resolve()), _file_digest(Path(v))) for v in variants if is_overlay_file(v)]
+    name = "validate-" + cache.digest(cache.cairn_digest(), str(Path.cwd().resolve()), str(definitions_root().resolve()),
+                                      target, *variants, "|", *overlays, cache.folder_digest(folder)) + ".pkl"
+    kept = cache.load(name)
+    if isinstance(kept, tuple) and len(kept) == 2:
+        return kept
+    out = verdict(target, folder, variants)
+    cache.store(name, out)
+    return out
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
+    """Returns (problems, what was checked) for one game: its base, each variant alone (or
+    the given combination), its edition comparisons and its scenario files."""
+    problems: list[Diagnostic] = []
+    checked: list[str] = []
+    combos: list[list[str]] = [list(variants)]
+    if not variants:
+        combos += [[vid] for vid in list_variants(folder)]
+    from ..scenarios import game_key, static_problems
+    games: dict = {}     # each build is checked once: the scenario checks reuse it
+    for combo in combos:
+        game, diags = build(folder, combo)
+        if game is not None:
+            games[game_key(folder, tuple(combo))] = game
+        checked.append(f"{target}" + "".join(f" --variant {v}" for v in combo))
+        problems.extend(d for d in diags if d not in problems)
+        if diags and not combo:
+            break  # the base is broken: variant checks would repeat its problems
+    from ..editions import problems as edition_problems
+    problems.extend(d for d in edition_problems(folder) if d not in problems)
+    for path in sorted((folder / "scenarios").glob("*.yaml")):
+        problems.extend(d for d in static_problems(path, games) if d not in problems)
     return problems, checked
 
 

@@ -10,18 +10,30 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+
+from importlib import import_module
+from typing import Any, Callable, Sequence
 
 from ..diagnostics import DefinitionError
 from .common import UsageError
-from .draw_cmd import cmd_draw
-from .inspect_cmds import (cmd_coverage, cmd_diff, cmd_lint, cmd_list, cmd_manifest, cmd_rules, cmd_scenarios,
-                           cmd_validate, validate_targets)
-from .balance_cmd import cmd_balance
-from .play_cmds import cmd_play, cmd_replay, cmd_resume, cmd_simulate
-from .serve_cmd import cmd_serve
 
 __all__ = ["main", "parser", "UsageError", "validate_targets"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "validate_targets":      # kept importable from here, loaded when asked for
+        from .inspect_cmds import validate_targets
+        return validate_targets
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _command(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """Returns a command that imports its module only when it runs: `cairn validate` then
+    never imports the bots, the drawing code, the web server or the terminal screens."""
+    def run(args: argparse.Namespace) -> int:
+        return getattr(import_module(f"{__package__}.{module}"), name)(args)
+    run.__name__ = run.__qualname__ = name
+    return run
 
 
 def _version() -> str:
@@ -65,17 +77,17 @@ def parser() -> argparse.ArgumentParser:
 
 def _inspect_commands(sub) -> None:
     """Commands that read definitions: list, validate, manifest, lint, diff, coverage, rules, scenarios."""
-    p = _sub(sub, "list", "the games and their variants", ["cairn list", "cairn list --json"], cmd_list)
+    p = _sub(sub, "list", "the games and their variants", ["cairn list", "cairn list --json"], _command("inspect_cmds", "cmd_list"))
     _json(p)
 
     p = _sub(sub, "validate", "check definitions; each problem as file:line:col: message",
-             ["cairn validate definitions/my-game", "cairn validate my-game --variant my-variant --json"], cmd_validate)
+             ["cairn validate definitions/my-game", "cairn validate my-game --variant my-variant --json"], _command("inspect_cmds", "cmd_validate"))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders, e.g. my-game")
     _variant(p)
     _json(p)
 
     p = _sub(sub, "manifest", "the encoded box inventory and its abilities",
-             ["cairn manifest my-game", "cairn manifest my-game --by type --json"], cmd_manifest)
+             ["cairn manifest my-game", "cairn manifest my-game --by type --json"], _command("inspect_cmds", "cmd_manifest"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder, e.g. my-game")
     _variant(p)
     p.add_argument("--players", type=int, metavar="N", help="also set up a game of N players, e.g. --players 3")
@@ -83,13 +95,13 @@ def _inspect_commands(sub) -> None:
     _json(p)
 
     p = _sub(sub, "lint", "find base rules that branch on an object's id or on power names",
-             ["cairn lint my-game", "cairn lint my-game --variant my-variant --json"], cmd_lint)
+             ["cairn lint my-game", "cairn lint my-game --variant my-variant --json"], _command("inspect_cmds", "cmd_lint"))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders")
     _variant(p)
     _json(p)
 
     p = _sub(sub, "diff", "what a variant, expansion or edited copy changes, rule by rule (exit 1 if anything)",
-             ["cairn diff my-game --variant my-expansion", "cairn diff my-game ./my-copy --json"], cmd_diff)
+             ["cairn diff my-game --variant my-expansion", "cairn diff my-game ./my-copy --json"], _command("inspect_cmds", "cmd_diff"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="the game to compare from")
     p.add_argument("other", nargs="?", metavar="OTHER", help="a second game or folder to compare with")
     _variant(p, " to the right side")
@@ -99,7 +111,7 @@ def _inspect_commands(sub) -> None:
 
     p = _sub(sub, "coverage", "which rule carries each clause of the rulebook, which scenario tests it, how often random play reaches it",
              ["cairn coverage my-game --games 20", "cairn coverage my-game --json --fail-under 100 --html cov.html"],
-             cmd_coverage)
+             _command("inspect_cmds", "cmd_coverage"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder with a rules.yaml")
     _variant(p)
     p.add_argument("--games", type=int, default=20, metavar="N", help="seeded random games to run (default 20; 0: none)")
@@ -111,7 +123,7 @@ def _inspect_commands(sub) -> None:
 
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
              ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html"],
-             cmd_rules)
+             _command("inspect_cmds", "cmd_rules"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     _variant(p)
     p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or one HTML page")
@@ -119,7 +131,7 @@ def _inspect_commands(sub) -> None:
 
     p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or some of its files), with their clause ids",
              ["cairn scenarios my-game", "cairn scenarios my-game setup.yaml -k hunt --junit out.xml",
-              "cairn scenarios my-expansion/scenarios.yaml -v"], cmd_scenarios)
+              "cairn scenarios my-expansion/scenarios.yaml -v"], _command("inspect_cmds", "cmd_scenarios"))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_FILE",
                    help="a game id or folder, then optionally some of its scenario files; or scenario files")
     p.add_argument("-k", metavar="PATTERN", help="only scenarios whose name or clause ids match this regular expression")
@@ -132,7 +144,7 @@ def _play_commands(sub) -> None:
     """Commands that play games: play, resume, simulate, balance, replay."""
     p = _sub(sub, "play", "play in the terminal; bots fill the other seats",
              ["cairn play my-game --players 3", "cairn play my-game --seats random,random --seed 4 --record g.json"],
-             cmd_play)
+             _command("play_cmds", "cmd_play"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="number of players (default: as many as --seats)")
     p.add_argument("--seats", metavar="LIST", help="who plays each seat: human, random, first, greedy or mcts:N, "
@@ -144,14 +156,14 @@ def _play_commands(sub) -> None:
                    "Ctrl-C); cairn resume FILE continues it, e.g. --save game.save.json")
 
     p = _sub(sub, "resume", "continue a game saved by cairn play --save (same game, same seats)",
-             ["cairn resume game.save.json", "cairn resume game.save.json --record game.json"], cmd_resume)
+             ["cairn resume game.save.json", "cairn resume game.save.json --record game.json"], _command("play_cmds", "cmd_resume"))
     p.add_argument("file", metavar="FILE", help="the save file (it is kept up to date as you play on)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) here at the end")
 
     p = _sub(sub, "simulate", "many bot games: statistics and a digest that only depends on the seed",
              ["cairn simulate my-game --games 50", "cairn simulate my-game --players 4 --games 200 --workers 2 --json",
               "cairn simulate my-game --games 2000 --scheduler tcp://HOST:8786"],
-             cmd_simulate)
+             _command("play_cmds", "cmd_simulate"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="players a game (default: the fewest allowed)")
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
@@ -174,7 +186,7 @@ def _play_commands(sub) -> None:
     p = _sub(sub, "balance", "bot games with seats rotated: win rates by seat and bot with 95% intervals, "
              "scores, game lengths, per-object statistics; a variant against the base",
              ["cairn balance my-game --games 200", "cairn balance my-game --seats mcts:100,random --games 40 --json",
-              "cairn balance my-game --compare my-expansion --games 200 --html report/"], cmd_balance)
+              "cairn balance my-game --compare my-expansion --games 200 --html report/"], _command("balance_cmd", "cmd_balance"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     p.add_argument("--players", type=int, metavar="N", help="players a game (default 2, or the nearest the game allows)")
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
@@ -193,7 +205,7 @@ def _play_commands(sub) -> None:
     _json(p)
 
     p = _sub(sub, "replay", "re-run game records and check they end the same (exit 1 if not)",
-             ["cairn replay game.json", "cairn replay games.jsonl --game ./my-copy"], cmd_replay)
+             ["cairn replay game.json", "cairn replay games.jsonl --game ./my-copy"], _command("play_cmds", "cmd_replay"))
     p.add_argument("record", metavar="FILE", help="a record, or a file of records one a line")
     p.add_argument("--game", metavar="PATH", help="the definitions to replay against (default: those the record names)")
 
@@ -202,7 +214,7 @@ def _view_commands(sub) -> None:
     """Commands that show a game to a person: draw, serve."""
     p = _sub(sub, "draw", "a picture of a game's state as one seat may see it: SVG, or PNG",
              ["cairn draw my-game --players 3 -o board.svg", "cairn draw my-game --record g.json --step 12 --seat 2 -o g.png"],
-             cmd_draw)
+             _command("draw_cmd", "cmd_draw"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder, e.g. my-game")
     _variant(p)
     p.add_argument("--players", type=int, metavar="N", help="players in a new game (default the fewest allowed), e.g. --players 3")
@@ -216,7 +228,7 @@ def _view_commands(sub) -> None:
     _json(p)
 
     p = _sub(sub, "serve", "the web player and replay viewer: play against bots by clicking, step through records",
-             ["cairn serve", "cairn serve my-game --port 8000", "cairn serve --records games.jsonl"], cmd_serve)
+             ["cairn serve", "cairn serve my-game --port 8000", "cairn serve --records games.jsonl"], _command("serve_cmd", "cmd_serve"))
     p.add_argument("game", nargs="?", metavar="GAME_OR_PATH",
                    help="the game the page starts with (a folder is offered beside the built-in games), e.g. my-game")
     p.add_argument("--port", type=int, metavar="N", help="the port (default 8765, or a free one when it is taken; "

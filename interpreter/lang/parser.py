@@ -6,10 +6,13 @@ parser expected, so the loader can shift them to the YAML file's own coordinates
 """
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Iterator
 
 from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -97,6 +100,9 @@ def _depth(tree: Tree) -> tuple[int, tuple[int, int]]:
 
 
 _PARSED: dict[tuple[str, bool], Tree | SyntaxProblem] = {}
+_LOCAL = threading.local()     # .used: the texts parsed inside kept_trees() (a server builds in threads)
+_KEPT: dict[str, set[tuple[str, bool]]] = {}  # cache entry -> the texts it holds (read this process)
+_KEPT_MAX = 5_000     # a game's kept trees beyond this start over from those it uses
 
 
 def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
@@ -109,7 +115,50 @@ def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
         if len(_PARSED) > 50_000:
             _PARSED.clear()
         hit = _PARSED[key] = _parse(text, expression)
+    used = getattr(_LOCAL, "used", None)
+    if used is not None:
+        used.add(key)
     return hit
+
+
+@contextmanager
+def kept_trees(scope: str) -> Iterator[None]:
+    """Parses, while it lasts, from the trees kept in Cairn's cache for `scope` (a game
+    folder: its texts are parsed together), and keeps the new ones there afterwards.
+    Trees are a pure function of the text, the grammar, this module and lark, and the
+    entry's name holds a digest of all of them, so a kept tree is the tree parse gives."""
+    from ..load import cache
+    name = _entry(scope)
+    kept = _KEPT.get(name)
+    if kept is None:                 # read once a process: later builds find them in _PARSED
+        found = cache.load(name)
+        found = found if isinstance(found, dict) else {}
+        kept = _KEPT[name] = set(found)
+        for key, tree in found.items():
+            _PARSED.setdefault(key, tree)
+    outer = getattr(_LOCAL, "used", None)
+    used = _LOCAL.used = set()
+    try:
+        yield
+    finally:
+        _LOCAL.used = outer
+        if outer is not None:
+            outer |= used
+        if not used <= kept:
+            # What this run parsed, and what was kept and is still in memory (another
+            # variant's texts); past _KEPT_MAX, only what this run parsed.
+            wanted = used | kept if len(kept) < _KEPT_MAX else used
+            keep = {k: _PARSED[k] for k in wanted if k in _PARSED}
+            cache.store(name, keep)
+            _KEPT[name] = set(keep)
+
+
+@lru_cache(maxsize=64)
+def _entry(scope: str) -> str:
+    """Returns the name of the cache entry holding a scope's trees."""
+    import lark
+    from ..load import cache
+    return "trees-" + cache.digest(scope, grammar_text(), lark.__version__, cache.source_digest("lang.parser")) + ".pkl"
 
 
 def _parse(text: str, expression: bool) -> Tree | SyntaxProblem:

@@ -17,8 +17,8 @@ from ..diagnostics import Diagnostic, DefinitionError, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
-from ..lang.parser import SyntaxProblem, parse
 from ..lang import runner
+from ..lang.parser import SyntaxProblem, kept_trees, parse
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
 from . import abilities, citations, objects, structure, terminal
@@ -34,6 +34,11 @@ def build(folder: Path, variants: list[str], trace: bool = False) -> tuple[Compi
     """Returns the compiled game (or None) and every problem found on the way. With
     `trace`, every step runs as a program of its own (for coverage, which notes them)."""
     load_all()
+    with kept_trees(str(Path(folder).resolve())):
+        return _build(folder, variants, trace)
+
+
+def _build(folder: Path, variants: list[str], trace: bool) -> tuple[CompiledGame | None, list[Diagnostic]]:
     spec, diags = read_spec(folder)
     given = list(variants)            # as named: ids, or overlay files (records keep these)
     variants = overlay_files(spec, variants, diags)

@@ -6,18 +6,21 @@ a Diagnostic at the file:line:col where it was written.
 """
 from __future__ import annotations
 
+import codecs
+import hashlib
 import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator
-
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..diagnostics import Diagnostic, DefinitionError, suggest
 from .yaml_safe import Loaded, load_yaml
+
+if TYPE_CHECKING:   # jsonschema is imported only to explain an invalid file (it is slow to import)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 PART_FILES = {"game.yaml": "game", "components.yaml": "components", "cards.yaml": "cards",
               "board.yaml": "board", "rules.yaml": "rules"}
@@ -64,6 +67,7 @@ def _schema(kind: str) -> dict:
 @lru_cache(maxsize=1)
 def _registry() -> Registry:
     """Returns the registry holding the shared definitions every file schema refers to."""
+    from referencing import Registry, Resource
     defs = _schema("defs")
     return Registry().with_resource(defs["$id"], Resource.from_contents(defs))
 
@@ -71,6 +75,7 @@ def _registry() -> Registry:
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     """Returns the schema validator for one kind of file, built once."""
+    from jsonschema import Draft202012Validator
     return Draft202012Validator(_schema(kind), registry=_registry())
 
 
@@ -202,9 +207,59 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
     return out
 
 
-def _read_part(path: Path, display: str, kind: str, partial: bool) -> tuple[Loaded | None, list[Diagnostic]]:
+_CACHED_BYTES = 1_000_000      # larger files are read as ever (and refused by the loader)
+
+
+def cached_yaml(path: Path, display: str) -> tuple[Loaded, str | None]:
+    """Returns load_yaml's result for a file, kept in Cairn's cache under a digest of the
+    file's bytes, the name it is shown by and the loader's own source (reading YAML with
+    positions is the costliest step of loading a game), and that digest. A file the
+    loader refuses (not UTF-8, too large, unreadable, broken YAML) is read the usual way
+    and never kept; its digest is None."""
+    from . import cache
     try:
-        loaded = load_yaml(path, display=display)
+        with open(path, "rb") as f:
+            raw = f.read(_CACHED_BYTES + 1)
+        if len(raw) > _CACHED_BYTES or raw.startswith(codecs.BOM_UTF8):
+            raise ValueError("read the usual way")
+        text = raw.decode("utf-8")
+    except (OSError, ValueError):       # UnicodeDecodeError is a ValueError
+        return load_yaml(path, display=display), None
+    import yaml
+    key = cache.digest(display, hashlib.sha256(raw).hexdigest(), yaml.__version__,
+                       str(getattr(yaml, "__with_libyaml__", "")),
+                       cache.source_digest("load.yaml_safe", "lang.runtime", "diagnostics"))
+    hit = cache.load(f"yaml-{key}.pkl")
+    if isinstance(hit, Loaded):
+        return hit, key
+    loaded = load_yaml(path, display=display, text=text)
+    cache.store(f"yaml-{key}.pkl", loaded)
+    return loaded, key
+
+
+def _valid_mark(key: str | None, kind: str) -> str | None:
+    """Returns the name of the cache entry that says a file (by its YAML digest) is valid as
+    `kind`: a function of its text, the schema and this module (groups are merged here)."""
+    if key is None:
+        return None
+    from . import cache
+    return "valid-" + cache.digest(key, kind, _schema_digest(kind), cache.source_digest("load.files")) + ".ok"
+
+
+@lru_cache(maxsize=None)
+def _schema_digest(kind: str) -> str:
+    """Returns a digest of a schema with the shared definitions it refers to."""
+    h = hashlib.sha256()
+    for name in (kind, "defs"):
+        path = data_root() / "schemas" / f"{name}.schema.json"
+        h.update(path.read_bytes() if path.is_file() else b"-")
+    return h.hexdigest()
+
+
+def _read_part(path: Path, display: str, kind: str, partial: bool) -> tuple[Loaded | None, list[Diagnostic]]:
+    from . import cache
+    try:
+        loaded, key = cached_yaml(Path(path), display)
     except DefinitionError as err:
         return None, err.diagnostics
     if loaded.data is None:
@@ -213,8 +268,13 @@ def _read_part(path: Path, display: str, kind: str, partial: bool) -> tuple[Load
         _merge_groups(loaded.data)
     elif kind == "board" and isinstance(loaded.data, dict):
         _merge_groups(loaded.data.get("board"))
+    mark = _valid_mark(key, kind)
+    if mark is not None and cache.read_bytes(mark) is not None:
+        return loaded, []           # checked valid before: the same text against the same schema
     problems = schema_diagnostics(loaded, kind)
     if not problems:
+        if mark is not None:
+            cache.write_bytes(mark, b"")
         return loaded, problems
     if not partial:
         return None, problems

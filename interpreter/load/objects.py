@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from ..diagnostics import suggest
 from .abilities import instances
 from .context import Compiling
@@ -96,13 +94,12 @@ def _things(cx: Compiling, w: World, owner: dict[str, str]) -> None:
 def _board(cx: Compiling, w: World) -> None:
     spec = cx.spec
     spaces = spec.sections["spaces"]
-    graph = nx.Graph()
     for key, (item, _src) in spaces.items():
-        graph.add_node(key)
         # An unnamed space reads as "id (kind)" in logs and option labels.
         w.props[key] = {"kind": item["kind"], "name": item.get("name", f"{key} ({item['kind']})"),
                         **({"at": item["at"]} if "at" in item else {}),
                         **({"text": item["text"]} if "text" in item else {}), **item.get("props", {})}
+    edges: list[tuple[str, str]] = []
     for (a, b), src in spec.edges:
         for i, end in enumerate((a, b)):
             if end not in spaces:
@@ -110,14 +107,39 @@ def _board(cx: Compiling, w: World) -> None:
         if a == b:
             cx.diags.append(src.diag(f"edge joins '{a}' to itself"))
         if a in spaces and b in spaces:
-            graph.add_edge(a, b)
-    if spaces and not spec.assembled_in_play and not nx.is_connected(graph):
-        parts = sorted(nx.connected_components(graph), key=len)
-        lonely = sorted(parts[0])[:5]
+            edges.append((a, b))
+    w.adj, apart = board_graph(list(spaces), edges, bool(spaces) and not spec.assembled_in_play)
+    if apart is not None:
+        count, lonely = apart
         src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src
-        cx.diags.append(src.diag(f"the board is not connected: {len(parts)} separate parts; "
+        cx.diags.append(src.diag(f"the board is not connected: {count} separate parts; "
                                  f"e.g. {', '.join(lonely)} cannot be reached from the rest"))
-    w.adj = {s: tuple(graph.neighbors(s)) for s in spaces}
+
+
+def board_graph(spaces: list[str], edges: list[tuple[str, str]],
+                connected: bool) -> tuple[dict[str, tuple[str, ...]], tuple[int, list[str]] | None]:
+    """Returns the board's neighbour tuples (what play walks) and, when the board must be
+    connected and is not, how many parts it has and a few spaces of the smallest. Built
+    as a networkx graph; kept in Cairn's cache under a digest of the spaces and edges (a
+    warm load then does not import networkx, which costs more than the rest of it)."""
+    import json
+
+    from . import cache
+    key = cache.digest(json.dumps([spaces, edges, connected]), cache.source_digest("load.objects"))
+    hit = cache.load(f"board-{key}.pkl")
+    if type(hit) is tuple and len(hit) == 2:
+        return hit
+    import networkx as nx
+    graph = nx.Graph()
+    graph.add_nodes_from(spaces)
+    graph.add_edges_from(edges)
+    apart = None
+    if connected and not nx.is_connected(graph):
+        parts = sorted(nx.connected_components(graph), key=len)
+        apart = (len(parts), sorted(parts[0])[:5])
+    out = ({s: tuple(graph.neighbors(s)) for s in spaces}, apart)
+    cache.store(f"board-{key}.pkl", out)
+    return out
 
 
 def _zones(cx: Compiling, w: World) -> None:
