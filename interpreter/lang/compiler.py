@@ -17,7 +17,6 @@ from . import fast as fastsrc
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
 from .registry import INTERNAL
-from .runner import runner_text
 
 
 __all__ = ["Compiler", "Program", "Env", "EffectError", "CONSTANTS", "SPECIAL_CALLS"]
@@ -66,7 +65,7 @@ class Compiler(ExpressionCompiler):
         if len(self.errors) > before:
             return None
         code = blocks.fuse(self.code, OPS, self.define, self.const)
-        return Program(name, params, code, self.where, runner=self.runner(code))
+        return Program(name, params, code, self.where)
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""
@@ -123,11 +122,6 @@ class Compiler(ExpressionCompiler):
             del self.errors[before:]
             return checked
         return self.define(fastsrc.function_text(params, body, self.const(checked)))
-
-    def runner(self, code: list[tuple]) -> Callable | None:
-        """Returns the runner of a program's code (lang/runner.py), compiled when first run."""
-        text = runner_text(code, self.const)
-        return None if text is None else self.define(text)
 
     # ---- helpers ------------------------------------------------------------------
     def emit_ins(self, ins: tuple, node: Tree | Token) -> int:

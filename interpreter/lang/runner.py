@@ -15,6 +15,7 @@ step budget checked at every jump back, so an endless loop still ends in a clean
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
@@ -56,7 +57,7 @@ def never_stopping(programs: dict[str, Any], replaced: set[str], silent: frozens
     instruction in them is their return or a call of another such program (none that a
     replacement ability may take over); recursion among them is allowed (the call depth
     is still checked)."""
-    keep = {k for k, prog in programs.items() if prog.runner is not None and k not in replaced}
+    keep = {k for k, prog in programs.items() if k not in replaced and runnable(prog.code)}
     changed = True
     while changed:
         changed = False
@@ -68,6 +69,17 @@ def never_stopping(programs: dict[str, Any], replaced: set[str], silent: frozens
                 keep.discard(key)
                 changed = True
     return frozenset(keep)
+
+
+def runnable(code: list[tuple]) -> bool:
+    """Whether a program can have a runner: no place the VM may resume at is inside a
+    block, and every instruction is one this module knows."""
+    dead = dead_ranges(code)
+    return (not any(k in dead for k in labels_of(code, dead))
+            and all(ins[0] in CONTROL or ins[0] in _PLAIN for k, ins in enumerate(code) if k not in dead))
+
+
+_PLAIN = frozenset({EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, SETGAME, BLOCK})
 
 
 def labels_of(code: list[tuple], dead: set[int], within: Within = NONE) -> list[int]:
@@ -235,18 +247,26 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
 
 
 def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], comp: Any) -> None:
-    """Gives every program that calls a never-stopping procedure, or emits an event no one
-    listens to, a runner that does those itself (run once the whole game is compiled: it
-    needs every program, the replacement abilities and the listeners)."""
+    """Gives every program a runner, written and compiled when the program first runs
+    (most of a game's programs never run in one process, and writing them all cost a
+    seventh of a build). Done once the whole game is compiled: which procedures never
+    stop depends on every program, the replacement abilities and the listeners."""
     emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
     silent = frozenset(emitted - listened)
     within = Within(never_stopping(programs, replaced, silent), silent)
+    lock = threading.Lock()          # games of one compile may start in several threads (web)
     for key, prog in programs.items():
-        if prog.runner is None:
-            continue
-        if any((ins[0] == CALL and ins[1] in within.direct) or (ins[0] == EMIT and ins[1] in silent)
-               for ins in prog.code):
-            text = runner_text(prog.code, comp.const, within)
-            if text is not None:
+        prog.runner = _lazy(key, prog, within, comp, lock) if runnable(prog.code) else None
+
+
+def _lazy(key: str, prog: Any, within: Within, comp: Any, lock: threading.Lock) -> Callable:
+    def first(c: Any, pc: int) -> int:
+        with lock:
+            if prog.runner is first:
+                text = runner_text(prog.code, comp.const, within)
                 comp.origin = key           # its name in tracebacks and profiles
-                prog.runner = comp.define(text)
+                prog.runner = comp.define(text) if text is not None else None
+        if prog.runner is None:
+            return ~pc                      # the VM runs it one instruction at a time
+        return prog.runner(c, pc)
+    return first

@@ -43,6 +43,8 @@ def direct_call(c: "Ctx", key: str, args: dict) -> Any:
     at = -1
     try:
         at = prog.runner(c, 0)
+        if at < 0:                       # not expected: never_stopping chose runnable programs
+            raise RuntimeProblem(f"{key} cannot run without the VM")
         ret = prog.code[at]
         c.n += 1
         value = ret[1](c) if ret[1] is not None else None

@@ -50,8 +50,7 @@ class Compiling:
     def generated(self, key: str, code: list[tuple], src: Src, params: tuple = ()) -> None:
         """Adds a program the loader wrote itself (wrappers, the turn structure)."""
         pos = src.loaded.pos(src.path)
-        self.programs[key] = Program(key, params, code, [(pos.line, pos.column)] * len(code), src.loaded.file,
-                                     runner=self.comp.runner(code))
+        self.programs[key] = Program(key, params, code, [(pos.line, pos.column)] * len(code), src.loaded.file)
 
     def internal(self, key: str, text: str, src: Src, params: tuple = ()) -> None:
         """Compiles an engine-written effect program (it may use the internal verbs)."""
