@@ -121,18 +121,12 @@ def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within =
             + "".join(f"            {line}\n" for line in body for line in line.split("\n"))
             + "            return ~pc\n"
             # an expression written inline fails as its own function would (Compiler.function)
-            "    except KeyError as e:\n"
+            "    except BaseException as e:\n"
             f"        c.at = i + c.at if i in {const(frozenset(blocks))} else i\n"
-            f"        if e.args and e.args[0] in {const(reads)}.get(i, ()):\n"
+            f"        if isinstance(e, KeyError) and e.args and e.args[0] in {const(reads)}.get(i, ()):\n"
             "            raise _missing(e.args[0]) from None\n"
-            "        raise\n"
-            "    except TypeError as e:\n"
-            f"        c.at = i + c.at if i in {const(frozenset(blocks))} else i\n"
-            f"        if i in {const(reads)}:\n"
+            f"        if isinstance(e, TypeError) and i in {const(reads)}:\n"
             "            raise _RP(f'cannot compute this: {e}') from None\n"
-            "        raise\n"
-            "    except BaseException:\n"
-            f"        c.at = i + c.at if i in {const(frozenset(blocks))} else i\n"
             "        raise\n"
             "    finally:\n"
             "        c.n = n\n")
@@ -153,8 +147,7 @@ class _Inline:
         return f"({src})"
 
 
-def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int],
-           const: _Inline) -> list[str] | None:
+def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int], ex: _Inline) -> list[str] | None:
     """Returns the lines that run from label `at` up to the next label (fallen into) or
     until a jump, a return to the VM. `k` counts the instructions run since `at`."""
     lines: list[str] = []
@@ -168,19 +161,19 @@ def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int],
             return None
         ins, op = code[k], code[k][0]
         lines.append(f"i = {k}")
-        if const.within.control(ins):
+        if ex.within.control(ins):
             lines += ([f"n += {count}"] if count else []) + [f"return {k}"]
             return lines
         count += ins[2] if op == BLOCK else 1
         if op == CALL or op == EMIT:
-            lines += _within(ins, k, count, const)
+            lines += _within(ins, k, count, ex)
             count = 0
             k += 1
             continue
         if op == JUMP:
             lines += _jump(k, ins[1], count)
             return lines
-        part = _straight(op, ins, k, count, const)
+        part = _straight(op, ins, k, count, ex)
         if part is None:
             return None
         lines += part
