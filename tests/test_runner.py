@@ -97,3 +97,20 @@ def test_known_walks_are_the_searched_walks_and_cost_the_same_work_cold_or_warm(
     c = Ctx(d, g, {}, [5])                   # too little work left: the search stops, kept or not
     with pytest.raises(Exception, match="work budget"):
         paths(c, start, 4, blocked)
+
+
+def test_kept_walks_are_bounded_and_the_rest_searched_each_time(monkeypatch):
+    from interpreter.lang.runtime import Ctx
+    from interpreter.verbs import graph
+    g = load_game("big-foot")
+    g.walks.clear()
+    g.walks_kept = 0
+    monkeypatch.setattr(graph, "MAX_KEPT_IN_ALL", 8)
+    d = g.new_initial_state(2, 1).d
+    for start in g.spaces[:6]:
+        c = Ctx(d, g, {}, [10 ** 9])
+        got = graph.paths(c, start, 3, None)
+        assert got == graph._walks(Ctx(d, g, {}, [10 ** 9]), g.adj, start, 3, set())
+    assert 0 < g.walks_kept <= 8
+    assert sum(len(w) for w, _work in g.walks.values() if w is not None) == g.walks_kept
+    assert any(w is None for w, _work in g.walks.values())       # the rest are searched each time

@@ -82,6 +82,7 @@ class CompiledGame:
     _zone_places: dict = field(default_factory=dict, repr=False)
     _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
     walks: dict = field(default_factory=dict, repr=False)      # (start, length) -> walks on the fixed board (verbs/graph.py)
+    walks_kept: int = field(default=0, repr=False)             # how many walks `walks` holds in all
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
     terminal: dict = field(default_factory=dict)              # terminal.yaml's hints (interpreter/terminal/)
     heuristic: Callable | None = None                         # scoring.bots.heuristic: bots' mid-game rating

@@ -68,7 +68,8 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
     return _walks(c, adj, start, length, blocked)
 
 
-MAX_KEPT_WALKS = 4096     # walks of one (start, length) kept per compiled game, at most
+MAX_KEPT_WALKS = 4096       # walks of one (start, length) kept per compiled game, at most
+MAX_KEPT_IN_ALL = 200_000   # walks kept per compiled game in all (beyond: searched each time)
 
 
 def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str]]:
@@ -82,8 +83,10 @@ def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str
         # Searched within the work left: too long a search fails here as it would below.
         left = [c.w[0]]
         found = _walks(Ctx(c.s, c.g, c.l, left), c.g.adj, start, length, set())
-        known = (found if len(found) <= MAX_KEPT_WALKS else None, c.w[0] - left[0])
-        if len(c.g.walks) < 10_000:
+        keep = len(found) <= MAX_KEPT_WALKS and c.g.walks_kept + len(found) <= MAX_KEPT_IN_ALL
+        known = (found if keep else None, c.w[0] - left[0])
+        if len(c.g.walks) < MAX_KEPT_WALKS:      # (start, length) pairs kept, at most
+            c.g.walks_kept += len(found) if keep else 0
             c.g.walks[key] = known
     walks, work = known
     spend(c, work)
