@@ -114,3 +114,24 @@ def test_kept_walks_are_bounded_and_the_rest_searched_each_time(monkeypatch):
     assert 0 < g.walks_kept <= 8
     assert sum(len(w) for w, _work in g.walks.values() if w is not None) == g.walks_kept
     assert any(w is None for w, _work in g.walks.values())       # the rest are searched each time
+
+
+def test_games_of_one_fresh_compile_in_several_threads_play_as_alone():
+    """Generated code and runners are written and compiled on first call: several threads
+    starting games of one fresh compile (the web server does) get the same games."""
+    import threading
+    alone = {}
+    g = load_game("stonefire")
+    for i in range(4):
+        alone[i] = make_record(play(g, 3, i, make_agents(["random"], 3, i), log=False))["final_state_sha256"]
+    fresh = build(GAMES / "stonefire", [])[0]
+    together: dict[int, str] = {}
+
+    def one(i: int) -> None:
+        together[i] = make_record(play(fresh, 3, i, make_agents(["random"], 3, i), log=False))["final_state_sha256"]
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert together == alone

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 import re
+import threading
 from types import CodeType, FunctionType
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -70,13 +71,22 @@ def _lazy(*args: Any, _fn: Any = None) -> Any:
     return _compiled(_fn)(*args)
 
 
+# Held while generated code is compiled or written after load (on a first call): games of
+# one compiled definition may run in several threads (the web server), and writing a
+# runner (lang/runner.py) allocates the compiler's constants.
+WRITING = threading.RLock()
+
+
 def _compiled(fn: FunctionType) -> FunctionType:
     """Gives a generated function its compiled code (from then on calls cost nothing more)."""
-    text = fn.lazy
-    module = compile(text, f"<{getattr(fn, 'origin', 'effect')}>", "exec")
-    fn.__code__ = next(k for k in module.co_consts if isinstance(k, CodeType))
-    fn.__kwdefaults__ = None
-    del fn.lazy
+    with WRITING:
+        text = getattr(fn, "lazy", None)
+        if text is None:                    # another thread compiled it meanwhile
+            return fn
+        module = compile(text, f"<{getattr(fn, 'origin', 'effect')}>", "exec")
+        fn.__code__ = next(k for k in module.co_consts if isinstance(k, CodeType))
+        fn.__kwdefaults__ = None
+        del fn.lazy
     return fn
 
 

@@ -15,8 +15,9 @@ step budget checked at every jump back, so an endless loop still ends in a clean
 """
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
+
+from .expressions import WRITING
 
 EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
 CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
@@ -247,14 +248,13 @@ def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], com
     emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
     silent = frozenset(emitted - listened)
     within = Within(never_stopping(programs, replaced, silent), silent)
-    lock = threading.Lock()          # games of one compile may start in several threads (web)
     for key, prog in programs.items():
-        prog.runner = _lazy(key, prog, within, comp, lock) if runnable(prog.code) else None
+        prog.runner = _lazy(key, prog, within, comp) if runnable(prog.code) else None
 
 
-def _lazy(key: str, prog: Any, within: Within, comp: Any, lock: threading.Lock) -> Callable:
+def _lazy(key: str, prog: Any, within: Within, comp: Any) -> Callable:
     def first(c: Any, pc: int) -> int:
-        with lock:
+        with WRITING:                    # games of one compile may start in several threads (web)
             if prog.runner is first:
                 text = runner_text(prog.code, comp.const, within)
                 comp.origin = key           # its name in tracebacks and profiles
