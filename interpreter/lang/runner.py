@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF, LET, RET,
+                       RUN, SETATTR, SETGAME)
 from .expressions import WRITING
 
-EXPR, LET, SETATTR, JUMP, JUMPF, FOR_INIT, FOR_NEXT, CHOOSE, CALL, RET, RUN, END, EMIT, SETGAME, CALLD, BLOCK = range(16)
 CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
 
 
