@@ -53,12 +53,12 @@ def game_key(folder: Path | str, variants: tuple) -> tuple:
     return (str(found.resolve()) if found is not None else str(folder), tuple(variants))
 
 
-def _game_of(path: Path, data: dict, variants: tuple, games: dict) -> CompiledGame:
+def _game_of(path: Path, data: dict, variants: tuple, games: dict, lean: bool = False) -> CompiledGame:
     here = Path(path).parents[1]
     where = here if (here / "game.yaml").is_file() else data["game"]
     key = game_key(where, variants)
     if key not in games:
-        games[key] = load_game(where, list(variants))
+        games[key] = load_game(where, list(variants), lean=lean)
     return games[key]
 
 
@@ -78,7 +78,7 @@ def static_problems(path: Path, games: dict | None = None) -> list[Diagnostic]:
     games = {} if games is None else games
     for i, sc in enumerate(loaded.data["scenarios"]):
         try:
-            g = _game_of(path, loaded.data, _variants(path, loaded.data, sc), games)
+            g = _game_of(path, loaded.data, _variants(path, loaded.data, sc), games, lean=True)
         except DefinitionError as err:
             return err.diagnostics
         at = ("scenarios", i)

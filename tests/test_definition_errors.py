@@ -66,6 +66,9 @@ def diags_of(folder: Path, variants=()) -> list[str]:
     game, diags = build(folder, list(variants))
     assert game is None, "a broken copy must not compile"
     assert diags, "a broken copy must report at least one problem"
+    # validate's lean build (no fast forms, no fused blocks) finds exactly the same
+    _lean, checked = build(folder, list(variants), lean=True)
+    assert [str(d) for d in checked] == [str(d) for d in diags]
     return [str(d) for d in diags]
 
 

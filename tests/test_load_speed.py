@@ -193,3 +193,29 @@ def test_an_edited_overlay_is_never_hidden_by_the_cache(pig, capsys):
     _forget()
     assert main(["validate", "pig", "--variant", "mine.yaml"]) == 1
     assert "mine.yaml:3:12: set: no parameter 'targt'" in capsys.readouterr().out
+
+
+def test_validate_builds_lean_and_finds_what_a_full_build_finds(monkeypatch):
+    # Fast forms and fused blocks are for speed: validate leaves them out, and still
+    # reports exactly what a full build reports (tests/test_definition_errors.py compares
+    # the two on every broken copy).
+    from interpreter.lang.compiler import BLOCK
+    seen = []
+    real = build_mod.build
+
+    def spy(folder, variants, trace=False, lean=False):
+        game, diags = real(folder, variants, trace, lean)
+        seen.append((lean, game))
+        return game, diags
+    from interpreter.cli import inspect_cmds
+    monkeypatch.setattr(build_mod, "build", spy)
+    monkeypatch.setattr(inspect_cmds, "build", spy)
+    monkeypatch.setenv("CAIRN_CACHE", "off")
+    assert main(["validate", str(PIG)]) == 0
+    assert seen and all(lean for lean, _g in seen)
+    lean_game = seen[0][1]
+    full_game, _ = real(PIG, [])
+
+    def fused(g):
+        return sum(1 for prog in g.programs.values() for ins in prog.code if ins[0] == BLOCK)
+    assert fused(lean_game) == 0 < fused(full_game)

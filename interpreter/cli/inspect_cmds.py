@@ -89,7 +89,7 @@ def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Di
     from ..scenarios import game_key, static_problems
     games: dict = {}     # each build is checked once: the scenario checks reuse it
     for combo in combos:
-        game, diags = build(folder, combo)
+        game, diags = build(folder, combo, lean=True)
         if game is not None:
             games[game_key(folder, tuple(combo))] = game
         checked.append(f"{target}" + "".join(f" --variant {v}" for v in combo))

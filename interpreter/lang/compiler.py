@@ -64,7 +64,7 @@ class Compiler(ExpressionCompiler):
         self.emit_ins((RET, None), tree)
         if len(self.errors) > before:
             return None
-        code = blocks.fuse(self.code, OPS, self.define, self.const)
+        code = self.code if self.env.lean else blocks.fuse(self.code, OPS, self.define, self.const)
         return Program(name, params, code, self.where)
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
@@ -104,7 +104,9 @@ class Compiler(ExpressionCompiler):
         text = (f"def _f(c{args}):\n    try:\n        return {body}\n"
                 f"    except TypeError as e:\n"
                 f"        raise _RP(f'cannot compute this: {{e}}') from None\n")
-        fn = self.fast_form(name, tree, params, self.define(text))
+        fn = self.define(text)
+        if not self.env.lean:
+            fn = self.fast_form(name, tree, params, fn)
         self.ns["_U"][name] = fn
         return fn
 

@@ -59,6 +59,9 @@ class Env:
     compiled: dict[str, Callable] = field(default_factory=dict)  # those functions, once compiled (_U)
     kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)   # object ids by kind
     inline: bool = True                                          # fast forms may inline data functions
+    # a build that is only checked (cairn validate): no fast forms and no fused blocks,
+    # which are for speed and find no problem the checked forms do not
+    lean: bool = False
     fn_trees: dict[str, tuple[tuple[str, ...], Any]] = field(default_factory=dict)  # name -> (params, tree)
     props: dict[str, dict[str, Any]] = field(default_factory=dict)  # entity id -> static properties
     attr_defaults: dict[str, Any] = field(default_factory=dict)     # declared attributes' defaults
@@ -180,7 +183,7 @@ class ExpressionCompiler:
         self.impure = False
         src = self.src(node)
         fn = self.function(src)
-        if self.impure or self.fast or not self.env.inline:
+        if self.impure or self.fast or not self.env.inline or self.env.lean:
             return fn
         return self.fast_expr(node, src, fn)
 

@@ -30,15 +30,18 @@ from .spec import Spec, read_spec
 __all__ = ["build", "load_game", "list_variants", "read_spec"]
 
 
-def build(folder: Path, variants: list[str], trace: bool = False) -> tuple[CompiledGame | None, list[Diagnostic]]:
+def build(folder: Path, variants: list[str], trace: bool = False,
+          lean: bool = False) -> tuple[CompiledGame | None, list[Diagnostic]]:
     """Returns the compiled game (or None) and every problem found on the way. With
-    `trace`, every step runs as a program of its own (for coverage, which notes them)."""
+    `trace`, every step runs as a program of its own (for coverage, which notes them).
+    `lean`: a build to check, not to play many games with (no fast forms: cairn validate)."""
     load_all()
     with kept_trees(str(Path(folder).resolve())):
-        return _build(folder, variants, trace)
+        return _build(folder, variants, trace, lean)
 
 
-def _build(folder: Path, variants: list[str], trace: bool) -> tuple[CompiledGame | None, list[Diagnostic]]:
+def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
+           ) -> tuple[CompiledGame | None, list[Diagnostic]]:
     spec, diags = read_spec(folder)
     given = list(variants)            # as named: ids, or overlay files (records keep these)
     variants = overlay_files(spec, variants, diags)
@@ -53,7 +56,7 @@ def _build(folder: Path, variants: list[str], trace: bool) -> tuple[CompiledGame
         return None, diags
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(Compiling(spec, diags, trace=trace), folder, variants, given)
+    return _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
@@ -104,6 +107,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     world = objects.compile_objects(cx)
     params = _params(cx)
     cx.comp = Compiler(_env(spec, world, params))
+    cx.comp.env.lean = cx.lean
     _function_trees(cx)
     inside = structure.scopes(cx)
     _procedures(cx)
@@ -380,12 +384,13 @@ def _check_vars(cx: Compiling) -> None:
                                                + suggest(name, list(spec.game_vars) + list(spec.player_vars))))
 
 
-def load_game(spec: str | Path, variants: list[str] | tuple[str, ...] = ()) -> CompiledGame:
-    """Returns the compiled game for an id or folder; raises DefinitionError with every problem."""
+def load_game(spec: str | Path, variants: list[str] | tuple[str, ...] = (), lean: bool = False) -> CompiledGame:
+    """Returns the compiled game for an id or folder; raises DefinitionError with every
+    problem. `lean`: only to be checked (see build)."""
     folder = resolve_game(spec)
     if folder is None:
         raise DefinitionError([Diagnostic(str(spec), 1, 1, f"no game '{spec}' (a game id or a folder with game.yaml)")])
-    game, diags = build(folder, list(variants))
+    game, diags = build(folder, list(variants), lean=lean)
     if game is None:
         raise DefinitionError(diags)
     return game
