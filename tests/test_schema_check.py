@@ -101,3 +101,31 @@ def test_fast_check_never_accepts_what_jsonschema_refuses():
         checked += 1
     print(f"\nschema check: {checked} damaged files, {refused} refused by jsonschema, none accepted by the fast check")
     assert checked >= 100 and refused >= checked // 4
+
+
+def test_shared_parts_are_written_once_and_accept_the_same():
+    # The fast check is generated from the schema with its repeated parts written once
+    # (schema_share.py): the variant schema shrinks by more than half, and jsonschema run
+    # on the shared form agrees with the written-out form on every shipped and damaged file.
+    import json
+    import re
+
+    from jsonschema import Draft202012Validator
+
+    from interpreter.load.files import _registry, _schema
+    from interpreter.load.schema_share import shared
+    variant = json.loads((ROOT / "schemas" / "variant.schema.json").read_text("utf-8"))
+    small = shared(variant)
+    refs = set(re.findall(r'"#/\$defs/(_shared\d+)"', json.dumps(small)))
+    assert refs and refs == {k for k in small["$defs"] if k.startswith("_shared")}
+    assert len(json.dumps(small)) * 2 < len(json.dumps(variant))
+    rnd = random.Random(11)
+    forms = {}
+    for path, kind in _files():
+        if kind not in forms:
+            full = _schema(kind)
+            forms[kind] = (validator(kind), Draft202012Validator(shared(full), registry=_registry()))
+        data = _data(path, kind)
+        for sample in (data, _damaged(data, rnd)):
+            written, once = forms[kind]
+            assert written.is_valid(sample) == once.is_valid(sample), path

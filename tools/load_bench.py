@@ -7,7 +7,8 @@ CPU seconds are what counts (wall time swings with everyone else's load).
 
 Modes: off (CAIRN_CACHE=off), cold (an empty cache each run), warm (a cache primed by an
 earlier run), edit (warm but with no kept validate verdict: what an edit to one file costs,
-give or take that file). Each tree's code runs through PYTHONPATH, with its own caches.
+give or take that file). Each tree's code runs through PYTHONPATH, with its own caches,
+and with Python's .pyc files on (PYTHONDONTWRITEBYTECODE is dropped for the runs).
 """
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ def cpu(cmd: list[str], env: dict, cwd: Path) -> float:
 
 def run(tree: Path, game: str, mode: str, warm: str, what: str) -> float:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    # Python's own .pyc files are used as on an installed copy (pip writes them), even
+    # where the caller's shell turns them off: else every run compiles Cairn's modules.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     cold = tempfile.mkdtemp(prefix="cairn-bench-") if mode == "cold" else None
     env["CAIRN_CACHE"] = "off" if mode == "off" else cold or warm
     if mode == "edit":

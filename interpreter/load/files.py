@@ -112,11 +112,12 @@ def fast_check(kind: str) -> Callable[[Any], Any] | None:
     text = (data_root() / "schemas" / f"{kind}.schema.json").read_text("utf-8")
 
     def source() -> str:
-        schema = json.loads(text)
+        from .schema_share import shared
+        schema = shared(json.loads(text))
         schema["$schema"] = "http://json-schema.org/draft-07/schema#"
         schema.pop("$id", None)     # so the check is named `validate`; refs are all local
         return fastjsonschema.compile_to_code(schema)
-    code = cache.compiled(f"schema-{kind}-{cache.digest(text, fastjsonschema.VERSION)}", source)
+    code = cache.compiled(f"schema-{kind}-{cache.digest(text, fastjsonschema.VERSION, 'shared')}", source)
     scope: dict[str, Any] = {}
     exec(code, scope)
     return scope["validate"]
