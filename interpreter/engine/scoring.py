@@ -49,6 +49,8 @@ def finish(g: Any, d: dict, reason: str) -> None:
     returns = [1.0 if p in winners else 0.0 for p in range(n)]
     d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,
                    "returns": returns}
+    if not d.get("log_on", True):
+        return                           # a playout keeps no log: its result says it all
     d["log"].append([f"game over ({reason}): scores {scores}; "
                      + ("winner(s) " + ", ".join(g.player_name(p) for p in winners) if winners
                         else "nobody wins"), None])
