@@ -216,3 +216,23 @@ def test_a_loop_in_a_block_keeps_its_checks():
     c.l, c.w[0] = {"xs": list(range(10, 60))}, 10  # each turn counts as work
     with pytest.raises(RuntimeProblem, match="work budget"):
         prog.code[0][1](c)
+
+
+def test_a_list_walked_for_a_verb_that_changes_the_game_has_its_own_fast_form():
+    # move(first([...]), to): the move must run once, so the statement has no fast form; the
+    # list it is given only queries, so it is computed by a function with one (a procedure's
+    # argument list likewise). A problem in it still reads as the checked form reports it.
+    load_all()
+    env = Env(places={"a", "b"}, objects={"x1", "x2"}, kinds={"mark": ("x1", "x2")}, props=PROPS,
+              attributes={"side", "nope"})
+    comp = Compiler(env)
+    prog = comp.program("t", 'move(first([o for o in objects("mark") if o.side == 0]), "b")\n')
+    assert prog is not None, comp.errors
+    parts = [v for k, v in comp.ns.items() if k.startswith("k") and getattr(v, "fast", False)]
+    assert len(parts) == 1                        # the walked list, with its fast form
+    c = ctx()
+    prog.code[0][1](c)
+    assert c.s["places"] == {"a": [], "b": ["x1"]} and c.s["loc"]["x1"] == "b"
+    bad = comp.program("u", 'move(first([o for o in objects("mark") if o.nope == 1]), "b")\n')
+    with pytest.raises(RuntimeProblem, match="has no attribute 'nope'"):
+        bad.code[0][1](ctx())

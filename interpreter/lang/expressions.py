@@ -105,6 +105,11 @@ def _binop(op: str) -> Callable[[Any, Any], Any]:
 
 
 
+def _walks(node: Tree) -> bool:
+    """Whether an expression builds or walks a list with a comprehension."""
+    return isinstance(node, Tree) and any(t.data == "comprehension" for t in node.iter_subtrees())
+
+
 class ExpressionCompiler:
     """Compiles expressions to functions and checks every call; the statement compiler
     (compiler.Compiler) builds on it."""
@@ -187,13 +192,15 @@ class ExpressionCompiler:
             return fn
         return self.fast_expr(node, src, fn)
 
-    def fast_expr(self, node: Tree, src: str, checked: Callable) -> Callable:
+    def fast_expr(self, node: Tree, src: str, checked: Callable,
+                  build: Callable[[Tree], str] | None = None) -> Callable:
         """Returns the fast form of an expression that only queries (lang/fast.py), falling
-        back to `checked`; or `checked` itself when the fast form would be the same code."""
+        back to `checked`; or `checked` itself when the fast form would be the same code.
+        `build`: how the source is written (default: the expression's own)."""
         before = len(self.errors)
         self.fast = True
         try:
-            body = self.src(node)
+            body = (build or self.src)(node)
         finally:
             self.fast = False
         if len(self.errors) > before or body == src:
@@ -251,9 +258,35 @@ class ExpressionCompiler:
         return [parts.get(p, "None") for p in params]
 
     def bind(self, node: Tree, fname: str, params: tuple[str, ...]) -> Callable:
-        """Returns a function giving the argument dict of a procedure or data function call."""
+        """Returns a function giving the argument dict of a procedure or data function call
+        (with a fast form when the arguments only query: a list built by a comprehension is
+        a common argument)."""
         self.reads = set()
-        return self.function(self.bind_src(node, fname, params))
+        self.impure = False
+        src = self.bind_src(node, fname, params)
+        fn = self.function(src)
+        if self.impure or self.fast or not self.env.inline or self.env.lean or not _walks(node):
+            return fn
+        return self.fast_expr(node, src, fn, lambda n: self.bind_src(n, fname, params))
+
+    def part_src(self, node: Tree) -> str:
+        """Returns the source of an argument of a verb that changes the game: a part that
+        only queries and walks a list is computed by a function of its own with a fast form
+        (the whole call cannot have one: it must not run twice), else written in place."""
+        if self.fast or self.bound or self.subst or not self.env.inline or self.env.lean or not _walks(node):
+            return self.src(node)
+        outer, impure = self.reads, self.impure
+        self.reads, self.impure = set(), False
+        src = self.src(node)
+        reads, changes = self.reads, self.impure
+        fn = checked = None
+        if not changes:
+            checked = self.function(src)       # reads self.reads
+            fn = self.fast_expr(node, src, checked)
+        self.reads, self.impure = outer | reads, impure or changes
+        if fn is checked:
+            return src
+        return f"{self.const(fn)}(c)"
 
     def call(self, node: Tree) -> str:
         fname = str(node.children[0])
@@ -289,9 +322,10 @@ class ExpressionCompiler:
         if len(args) > len(params):
             self.err(node, f"{fname}() takes at most {len(params)} argument(s), got {len(args)}")
         slots: list[str | None] = [None] * len(params)
+        part = self.src if verb.pure else self.part_src
         for i, a in enumerate(args[:len(params)]):
             self.check_literal(a, verb, params[i])
-            slots[i] = self.src(a)
+            slots[i] = part(a)
         names = [p.name for p in params]
         for k, v in named.items():
             if k not in names:
@@ -301,7 +335,7 @@ class ExpressionCompiler:
             if slots[i] is not None:
                 self.err(v, f"{fname}() got argument '{k}' twice")
             self.check_literal(v, verb, params[i])
-            slots[i] = self.src(v)
+            slots[i] = part(v)
         for i, p in enumerate(params):
             if slots[i] is None:
                 if p.required:
