@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Iterator
+from typing import Any
 
 MIN_SIZE = 50       # characters of JSON: a part this small costs less written out than called
 
@@ -51,23 +51,17 @@ def _key(node: Any) -> str:
     return json.dumps(node, sort_keys=True, separators=(",", ":"))
 
 
-def _children(node: dict) -> Iterator[Any]:
-    """The subschemas directly inside a schema."""
-    for k, v in node.items():
-        if k in _ONE and isinstance(v, dict):
-            yield v
-        elif (k in _MANY or k == "items") and isinstance(v, list):
-            yield from v
-        elif k in _MAP and isinstance(v, dict):
-            yield from v.values()
-
-
-def _parts(node: Any) -> Iterator[dict]:
+def _parts(node: dict) -> list[dict]:
     """Every subschema below the root, at any depth."""
-    for child in _children(node) if isinstance(node, dict) else ():
-        if isinstance(child, dict):
-            yield child
-            yield from _parts(child)
+    found: list[dict] = []
+
+    def visit(x: Any) -> Any:
+        if isinstance(x, dict):
+            found.append(x)
+            _inside(x, visit)
+        return x
+    _inside(node, visit)
+    return found
 
 
 def _inside(node: dict, rewrite: Any) -> dict:
