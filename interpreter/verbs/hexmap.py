@@ -46,14 +46,14 @@ def link_hex(c: Ctx) -> int:
     adj: dict[str, list[str]] = {s: list(n) for s, n in c.g.adj.items() if s in pos or n}
     links = 0
     for cell in c.g.spaces:
-        if cell not in pos:
+        at_cell = pos.get(cell)
+        if at_cell is None:
             continue
-        q, r = pos[cell]
-        for dq, dr in DIRS:
-            other = at.get((q + dq, r + dr))
-            if other is not None and other not in adj.setdefault(cell, []):
-                adj[cell].append(other)
-                links += 1
+        q, r = at_cell
+        row = adj.setdefault(cell, [])
+        near = [other for dq, dr in DIRS if (other := at.get((q + dq, r + dr))) is not None and other not in row]
+        row.extend(near)
+        links += len(near)
     c.s["adj"] = adj
     c.s["hex_at"] = {f"{q},{r}": s for (q, r), s in at.items()}
     return links // 2
