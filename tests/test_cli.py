@@ -326,3 +326,14 @@ def test_scenarios_command_runs_and_can_fail(capsys, tmp_path):
     path.write_text(text.replace("game.first == 1\n", "game.first == 2\n", 1))
     rc, out, _ = run(capsys, "scenarios", str(copy))
     assert rc == 1 and "FAIL" in out and "expected true: game.first == 2" in out
+
+
+def test_play_prints_every_line_of_a_drawing_indented(capsys):
+    # footprints logs its map as one entry of several lines (built only when a log is
+    # kept): the bots' game prints each row indented like any other log line.
+    rc, out, _err = run(capsys, "play", "footprints", "--seats", "random,random,random", "--seed", "1")
+    assert rc == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  map (m i f s"))
+    rows = lines[at + 1:at + 4]
+    assert all(row.startswith("  ") and "H" in row for row in rows), rows

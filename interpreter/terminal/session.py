@@ -91,7 +91,7 @@ class Session:
         """Bots only: the whole log as it happens (nobody's secrets to keep)."""
         lines = self.state.d["log"]
         for text, _to in lines[self.printed:]:
-            self.say(f"  {text}")
+            self.say(_indented(text))
         self.printed = len(lines)
 
     def finish(self) -> None:
@@ -143,7 +143,8 @@ class Session:
         if raw == "v":
             self.paged(self.screen(p).whole(self.state.d))
         elif raw == "l":
-            self.paged([f"  {t}" for t, to in self.state.d["log"] if to is None or to == p] or ["(the log is empty)"])
+            self.paged([line for t, to in self.state.d["log"] if to is None or to == p
+                        for line in _indented(t).split("\n")] or ["(the log is empty)"])
         elif raw == "u":
             return self.undo(p)
         elif raw == "s":
@@ -233,3 +234,8 @@ def load_save(path: Path, load: Callable[[str, list[str]], CompiledGame], **kw: 
     if s.checkpoints and s.checkpoints[-1].at == len(actions):
         s.checkpoints.pop()      # the decision it was saved at is asked again
     return s
+
+
+def _indented(text: str) -> str:
+    """A log entry as printed: every line of it (a drawing may have several) indented."""
+    return "  " + text.replace("\n", "\n  ")
