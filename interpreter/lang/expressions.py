@@ -188,9 +188,14 @@ class ExpressionCompiler:
         self.impure = False
         src = self.src(node)
         fn = self.function(src)
-        if self.impure or self.fast or not self.env.inline or self.env.lean:
+        if self.impure or not self.fast_forms():
             return fn
         return self.fast_expr(node, src, fn)
+
+    def fast_forms(self) -> bool:
+        """Whether what is being compiled now gets fast forms: not inside one already, not
+        for coverage (which counts each function's calls), not in a build only checked."""
+        return not self.fast and self.env.inline and not self.env.lean
 
     def fast_expr(self, node: Tree, src: str, checked: Callable,
                   build: Callable[[Tree], str] | None = None) -> Callable:
@@ -265,7 +270,7 @@ class ExpressionCompiler:
         self.impure = False
         src = self.bind_src(node, fname, params)
         fn = self.function(src)
-        if self.impure or self.fast or not self.env.inline or self.env.lean or not _walks(node):
+        if self.impure or not self.fast_forms() or not _walks(node):
             return fn
         return self.fast_expr(node, src, fn, lambda n: self.bind_src(n, fname, params))
 
@@ -273,7 +278,7 @@ class ExpressionCompiler:
         """Returns the source of an argument of a verb that changes the game: a part that
         only queries and walks a list is computed by a function of its own with a fast form
         (the whole call cannot have one: it must not run twice), else written in place."""
-        if self.fast or self.bound or self.subst or not self.env.inline or self.env.lean or not _walks(node):
+        if self.bound or self.subst or not self.fast_forms() or not _walks(node):
             return self.src(node)
         outer, impure = self.reads, self.impure
         self.reads, self.impure = set(), False
