@@ -20,6 +20,7 @@ from .engine.invariants import conservation_problems
 from .engine.state import move_object, new_state
 from .engine.vm import run
 from .lang.compiler import Compiler
+from .lang.fast import mark_written
 from .lang.runtime import Ctx
 from .load.build import load_game
 from .load.files import display_path, read_part, resolve_game
@@ -191,6 +192,8 @@ def setup_state(g: CompiledGame, sc: dict) -> GameState:
             move_object(d, obj, place)
     for obj, attrs in given.get("attrs", {}).items():
         d["attrs"].setdefault(obj, {}).update(attrs)
+        for name in attrs:
+            mark_written(g.env, name)       # a printed value may now be hidden (lang/fast.py)
     for p, pv in enumerate(given.get("players", [])):
         for k, v in pv.items():
             if k not in d["pvars"][p]:

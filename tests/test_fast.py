@@ -236,3 +236,39 @@ def test_a_list_walked_for_a_verb_that_changes_the_game_has_its_own_fast_form():
     bad = comp.program("u", 'move(first([o for o in objects("mark") if o.nope == 1]), "b")\n')
     with pytest.raises(RuntimeProblem, match="has no attribute 'nope'"):
         bad.code[0][1](ctx())
+
+
+def test_a_printed_value_no_rule_changes_is_read_from_its_table_until_one_can_hide_it():
+    # Once a build is sealed, an attribute no program assigns cannot be an object's own,
+    # so its fast read skips the object's own attributes; a loaded state or a scenario
+    # that gives it turns that back off (lang/fast.py mark_written).
+    from interpreter.lang.fast import mark_written, seal
+    load_all()
+    env = Env(functions={"side_of": ("x",)}, positional={"side_of"}, objects={"x1", "x2"}, props=PROPS,
+              attributes={"side", "other"})
+    assert Compiler(env).positional("side_of", "x.side", ("x",)) is not None
+    seal(env)
+    c = ctx()
+    c.s["attrs"]["x2"] = {"side": 7}       # no rule could have written this
+    assert env.compiled["side_of"](c, "x2") == 1
+    mark_written(env, "side")
+    assert env.compiled["side_of"](c, "x2") == 7
+    assert env.compiled["side_of"](c, "x1") == 0
+
+
+def test_a_loaded_state_that_gives_a_printed_attribute_is_read_as_it_says():
+    import json
+
+    from interpreter.engine.game import deserialize
+    from interpreter.load.build import load_game
+    g = load_game(GAMES / "tic-tac-toe")
+    comp = Compiler(g.env)                     # as a scenario's program is compiled, after the build
+    side_of = comp.positional("side_of", "x.side", ("x",))
+    assert side_of is not None and not comp.errors
+    state = g.new_initial_state(2, 1)
+    data = json.loads(state.serialize())
+    mark = next(o for o, props in g.props.items() if props.get("side") == 0)
+    data["state"]["attrs"][mark] = {"side": 1}          # no rule of the game writes `side`
+    assert side_of(Ctx(data["state"], g, {}), mark) == 0   # so its printed value is read at once
+    loaded = deserialize(g, json.dumps(data))
+    assert side_of(Ctx(loaded.d, g, {}), mark) == 1

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..lang.compiler import Program
+from ..lang.fast import mark_written
 from . import state as st
 from .abilities import AbilityTable
 from .rng import seed_state
@@ -298,6 +299,10 @@ def deserialize(game: CompiledGame, text: str) -> GameState:
     problem = state_problem(game, data["state"])
     if problem:
         raise ValueError(f"not a sound saved state of {game.id}: {problem}")
+    if game.env is not None:
+        for attrs in data["state"]["attrs"].values():
+            for name in attrs:
+                mark_written(game.env, name)   # a printed value may be hidden (lang/fast.py)
     return GameState(game, data["state"])
 
 

@@ -210,6 +210,7 @@ class Compiler(ExpressionCompiler):
                 self.emit_ins((SETGAME, attr, fn), node)
             else:
                 self.check_attr(target, attr)
+                fastsrc.mark_written(self.env, attr)
                 self.emit_ins((SETATTR, self.expr(base), attr, fn), node)
         else:
             self.err(target, "can only assign to a name or to an attribute (x.name)")

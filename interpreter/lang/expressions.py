@@ -66,6 +66,12 @@ class Env:
     props: dict[str, dict[str, Any]] = field(default_factory=dict)  # entity id -> static properties
     attr_defaults: dict[str, Any] = field(default_factory=dict)     # declared attributes' defaults
     player_vars: set[str] = field(default_factory=set)
+    # attributes some program assigns (or a scenario gives, or a loaded state holds): only
+    # these can hide a printed property, so the fast forms of the others read the table of
+    # printed values at once (fast.py, "printed" flags)
+    written: set[str] = field(default_factory=set)
+    printed: dict[str, list[tuple[dict, str]]] = field(default_factory=dict)  # name -> (namespace, flag)
+    sealed: list[bool] = field(default_factory=lambda: [False])   # every program of the build compiled
 
 
 
@@ -391,15 +397,23 @@ class ExpressionCompiler:
         return f"({body})"
 
     def static_attr(self, base: str, name: str) -> str | None:
-        """Returns the fast source of `base.name` read from a table of every entity's value
-        (props, else `id`, else the declared default) while the object has no attribute of
-        its own; None where a player variable shares the name or `base` is dear to repeat."""
-        if name in self.env.player_vars or not fastsrc.CHEAP.match(base) or not self.env.props:
+        """Returns the fast source of `base.name`: a player's variable read from the state, an
+        entity's read from a table of every entity's value (props, else `id`, else the
+        declared default) while no attribute of its own can hide it; None where `base` is
+        dear to repeat or the name is neither."""
+        if not fastsrc.CHEAP.match(base):
             return None
-        table = self.static_tables.get(name)
-        if table is None:
-            table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
-        return f"({table}[{base}] if type({base}) is str and {base} not in _A else _attr(c, {base}, {name!r}))"
+        slow = f"_attr(c, {base}, {name!r})"
+        if self.env.props and (name not in self.env.player_vars
+                               or any(name in props for props in self.env.props.values())):
+            table = self.static_tables.get(name)
+            if table is None:
+                table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
+            flag = fastsrc.printed_flag(self.env, self.ns, name)
+            slow = f"({table}[{base}] if type({base}) is str and ({flag} or {base} not in _A) else {slow})"
+        if name in self.env.player_vars:
+            slow = f"(_V[{base}][{name!r}] if type({base}) is int else {slow})"
+        return None if slow.startswith("_attr") else slow
 
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind

@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic, DefinitionError, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
-from ..lang import runner
+from ..lang import fast as fastsrc, runner
 from ..lang.parser import SyntaxProblem, kept_trees, parse
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
@@ -132,6 +132,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     terminal.check_hints(cx, functions, world.props)
     if cx.diags:
         return None, cx.diags
+    fastsrc.seal(cx.comp.env)       # every program is compiled: which attributes are printed only
     meta = spec.meta
     game = CompiledGame(
         id=meta["id"], name=meta["name"], version=meta["version"], variants=tuple(given),
