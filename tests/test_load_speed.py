@@ -196,7 +196,7 @@ def test_an_edited_overlay_is_never_hidden_by_the_cache(pig, capsys):
 
 
 def test_validate_builds_lean_and_finds_what_a_full_build_finds(monkeypatch):
-    # Fast forms and fused blocks are for speed: validate leaves them out, and still
+    # Fast forms, fused blocks and runners are for speed: validate leaves them out, and still
     # reports exactly what a full build reports (tests/test_definition_errors.py compares
     # the two on every broken copy).
     from interpreter.lang.compiler import BLOCK
@@ -219,3 +219,5 @@ def test_validate_builds_lean_and_finds_what_a_full_build_finds(monkeypatch):
     def fused(g):
         return sum(1 for prog in g.programs.values() for ins in prog.code if ins[0] == BLOCK)
     assert fused(lean_game) == 0 < fused(full_game)
+    assert all(prog.runner is None for prog in lean_game.programs.values())       # never played
+    assert all(prog.runner is not None for prog in full_game.programs.values())

@@ -63,6 +63,10 @@ def _tiny_game(tmp_path: Path, body: str) -> Path:
     ("let n = 0\nwhile true {\n  n += 1\n}\n", "step budget"),
     ("let t = 1\nif t == 1 {\n  let u = t + \"a\"\n}\n", "cannot compute"),
     ("let a = boom(1)\nlet b = boom(7)\n", "no item [7]"),      # in a procedure called directly
+    ("let s = choose([], player=p)\n", "choose() has no options"),   # decisions a runner sets up
+    ("let s = choose(5, player=p)\n", "choose() needs a list of options, got 5"),
+    ("let s = choose([1, 2], player=9)\n", "choose() needs player=<seat>, got 9"),
+    ("let s = choose([1], player=p)\nlet y = [1][s]\n", "no item [1]"),   # one option: taken, on it goes
 ])
 def test_a_failing_rule_names_the_same_line_with_and_without_runners(tmp_path, body, message):
     folder = _tiny_game(tmp_path, body)
@@ -76,6 +80,19 @@ def test_a_failing_rule_names_the_same_line_with_and_without_runners(tmp_path, b
     else:   # a runner counts steps as the VM does but checks them where a loop jumps back
         line = lambda text: int(text.split("game.yaml:")[1].split(":")[0])   # noqa: E731
         assert abs(line(a.d["result"]["aborted"]) - line(b.d["result"]["aborted"])) <= 2
+
+
+def test_a_runner_asks_a_decision_itself():
+    # The VM no longer steps in to ask (engine/vm.py): the runner of a procedure that asks
+    # returns DECIDED + the place to resume at.
+    from interpreter.lang.compiler import CHOOSE
+    from interpreter.lang.runner import DECIDED, runner_text
+    g = load_game(GAMES / "tic-tac-toe")
+    code = g.programs["proc:mark"].code
+    k = next(i for i, ins in enumerate(code) if ins[0] == CHOOSE)
+    assert f"return {DECIDED + k + 1}" in runner_text(code, lambda v: "k0")
+    state = g.new_initial_state(2, 1)
+    assert state.d["frames"][-1]["pc"] == k + 1 and state.legal_actions() == list(range(9))
 
 
 def test_known_walks_are_the_searched_walks_and_cost_the_same_work_cold_or_warm():

@@ -10,6 +10,8 @@ from typing import Any
 
 from ..lang.compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF,
                              LET, RET, RUN, SETATTR, SETGAME)
+from ..lang.helpers import one_option
+from ..lang.runner import DECIDED
 from ..lang.runtime import FAILURES, Ctx, RuntimeProblem, Stop, frozen, save_check, set_attr, text_of
 from .abilities import fired, replacement
 from .scoring import abort, finish
@@ -58,6 +60,9 @@ def run(g: Any, d: dict) -> None:
                     pc = c.at + 1                # the instruction that failed names its line
                     raise
                 if at >= 0:
+                    if at >= DECIDED:            # it asked a decision (runner.py _choose)
+                        fr["pc"] = at - DECIDED
+                        return
                     pc = at                      # a control instruction: the VM's own
             ins = code[pc]
             op = ins[0]
@@ -103,20 +108,14 @@ def run(g: Any, d: dict) -> None:
                 c.l = l
             elif op == CHOOSE:
                 options, player, always = ins[2](c)
-                if type(options) is not list:
-                    raise RuntimeProblem(f"choose() needs a list of options, got {options!r}")
-                if not options:
-                    raise RuntimeProblem("choose() has no options")
-                if len(options) == 1 and not always:
-                    l[ins[1]] = options[0]
-                    continue
-                if type(player) is not int or not 0 <= player < d["n"]:
-                    raise RuntimeProblem(f"choose() needs player=<seat>, got {player!r}")
-                fr["pc"] = pc
-                # The prompt and labels are read only when asked (decision_text): they are
-                # pure, and nothing changes while the decision waits.
-                d["pending"] = {"player": player, "options": options, "var": ins[1]}
-                return
+                if (type(options) is list and (len(options) > 1 or always and options)
+                        and type(player) is int and 0 <= player < d["n"]):
+                    fr["pc"] = pc
+                    # The prompt and labels are read only when asked (decision_text): they
+                    # are pure, and nothing changes while the decision waits.
+                    d["pending"] = {"player": player, "options": options, "var": ins[1]}
+                    return
+                l[ins[1]] = one_option(options, player, always)
             elif op == EMIT:
                 fields = ins[2](c)
                 depth = fr["d"] + 1

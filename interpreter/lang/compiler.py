@@ -346,13 +346,20 @@ class Compiler(ExpressionCompiler):
             if k not in allowed:
                 self.err(self.arg_names.get(id(v), v), f"choose() has no argument '{k}'" + suggest(k, allowed))
         opts = self.expr(args[0])
-        player = self.expr(named["player"]) if "player" in named else (lambda c: c.l.get("me"))
-        always = self.expr(named["always"]) if "always" in named else (lambda c: False)
+        player = self.expr(named["player"]) if "player" in named else _written(lambda c: c.l.get("me"), "l.get('me')")
+        always = self.expr(named["always"]) if "always" in named else _written(lambda c: False, "False")
         pure, self.pure_only = self.pure_only, True
         try:
             prompt = self.expr(named["prompt"]) if "prompt" in named else (lambda c: "Choose")
             labels = self.expr(named["labels"]) if "labels" in named else None
         finally:
             self.pure_only = pure
-        return ((lambda c: (opts(c), player(c), always(c))),
-                (lambda c: (prompt(c), labels(c) if labels else None)))
+        what = lambda c: (opts(c), player(c), always(c))
+        what.parts = (opts, player, always)      # a runner writes them inline (runner.py)
+        return what, (lambda c: (prompt(c), labels(c) if labels else None))
+
+
+def _written(fn: Callable, src: str) -> Callable:
+    """A default argument's function, with the source a runner writes inline for it."""
+    fn.src, fn.reads = src, ()
+    return fn

@@ -59,7 +59,7 @@ class Env:
     compiled: dict[str, Callable] = field(default_factory=dict)  # those functions, once compiled (_U)
     kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)   # object ids by kind
     inline: bool = True                                          # fast forms may inline data functions
-    # a build that is only checked (cairn validate): no fast forms and no fused blocks,
+    # a build that is only checked (cairn validate): no fast forms, fused blocks or runners,
     # which are for speed and find no problem the checked forms do not
     lean: bool = False
     fn_trees: dict[str, tuple[tuple[str, ...], Any]] = field(default_factory=dict)  # name -> (params, tree)

@@ -148,6 +148,19 @@ def budget(c: Ctx) -> None:
     raise RuntimeProblem(f"step budget of {c.g.step_budget} exceeded (an endless loop?)")
 
 
+def one_option(options: Any, player: Any, always: Any) -> Any:
+    """A choose() that asks no one: returns its one option, taken without asking, or raises
+    what is wrong with it (a decision that asks is set up by the VM or a runner, which
+    check first that it can ask: a list of options, more than one or `always`, a seat)."""
+    if type(options) is not list:
+        raise RuntimeProblem(f"choose() needs a list of options, got {options!r}")
+    if not options:
+        raise RuntimeProblem("choose() has no options")
+    if len(options) == 1 and not always:
+        return options[0]
+    raise RuntimeProblem(f"choose() needs player=<seat>, got {player!r}")
+
+
 def missing(name: str) -> RuntimeProblem:
     return RuntimeProblem(f"'{name}' has no value here")
 
@@ -155,4 +168,5 @@ def missing(name: str) -> RuntimeProblem:
 NAMESPACE = {"_attr": attr, "_item": item, "_call": call, "_each": each, "_op": op, "_add": add, "_sub": sub,
              "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players, "_missing": missing,
              "_RP": RuntimeProblem, "_NONE1": (None,), "_frozen": frozen, "_save_check": save_check,
-             "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call}
+             "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call,
+             "_one": one_option}

@@ -23,6 +23,9 @@ from .expressions import WRITING
 
 CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
 
+# A runner that set up a decision itself returns DECIDED + the pc to resume at.
+DECIDED = 1 << 40
+
 
 def dead_ranges(code: list[tuple]) -> set[int]:
     """Returns the instructions a BLOCK stands for: nothing reaches them but the block."""
@@ -163,6 +166,8 @@ def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int], ex: _In
             return None
         ins, op = code[k], code[k][0]
         lines.append(f"i = {k}")
+        if op == CHOOSE and hasattr(ins[2], "parts"):
+            return lines + ([f"n += {count}"] if count else []) + _choose(ins, k, ex)
         if ex.within.control(ins):
             lines += ([f"n += {count}"] if count else []) + [f"return {k}"]
             return lines
@@ -192,6 +197,23 @@ def _within(ins: tuple, k: int, count: int, ex: _Inline) -> list[str]:
     return [f"n += {count}", "c.n = n",
             f"l[{ins[3]!r}] = {call}" if ins[3] is not None else call,
             "n = c.n"]
+
+
+def _choose(ins: tuple, k: int, ex: _Inline) -> list[str]:
+    """A decision, as the VM sets it up (one step; the VM stops a run over its budget): it
+    asks, returning DECIDED + the pc after it, or takes the one option (then runs on), or
+    raises what is wrong with it."""
+    opts, player, always = ins[2].parts
+    return [f"if n >= c.g.step_budget:\n    return {k}",
+            "n += 1",
+            f"_o = {ex(opts, k)}",
+            f"_pl = {ex(player, k)}",
+            f"_al = {ex(always, k)}",
+            "if type(_o) is list and (len(_o) > 1 or _al and _o) and type(_pl) is int and 0 <= _pl < c.s['n']:",
+            f"    c.s['pending'] = {{'player': _pl, 'options': _o, 'var': {ins[1]!r}}}",
+            f"    return {DECIDED + k + 1}",
+            f"l[{ins[1]!r}] = _one(_o, _pl, _al)",
+            f"pc = {k + 1}"]
 
 
 def _indent(lines: list[str]) -> list[str]:

@@ -122,7 +122,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     _check_windows(cx, table, inside)
     citations.check_citations(cx)
     structure.compile_main(cx, inside, listened, windows)
-    runner.attach(cx.programs, set(table.replacements), listened, cx.comp)
+    if not cx.lean:             # a build only checked never plays: its programs need no runners
+        runner.attach(cx.programs, set(table.replacements), listened, cx.comp)
     functions = _functions(cx, table, quantities)
     if cx.trace:
         functions = {k: _traced(k, f) for k, f in functions.items()}

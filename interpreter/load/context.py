@@ -20,7 +20,7 @@ class Compiling:
     comp: Compiler | None = None
     programs: dict[str, Program] = field(default_factory=dict)
     trace: bool = False          # every step a program of its own (coverage notes them)
-    lean: bool = False           # only checked, not played at speed (no fast forms)
+    lean: bool = False           # only checked, never played (no fast forms, no runners)
 
     def report(self, src: Src) -> None:
         """Moves the effect compiler's errors to diagnostics at their place in the file."""
