@@ -21,6 +21,7 @@ from .engine.state import move_object, new_state
 from .engine.vm import run
 from .lang.compiler import Compiler
 from .lang.fast import mark_written
+from .lang.parser import kept_trees
 from .lang.runtime import Ctx
 from .load.build import load_game
 from .load.files import display_path, read_part, resolve_game
@@ -71,7 +72,13 @@ def _variants(path: Path, data: dict, sc: dict) -> tuple:
 
 def static_problems(path: Path, games: dict | None = None) -> list[Diagnostic]:
     """Returns what a scenario file names that does not exist (clause ids, objects,
-    places, players' and game variables, parts and rules it starts), without running it."""
+    places, players' and game variables, parts and rules it starts), without running it.
+    The programs it starts are parsed from the trees kept for its folder, as a game's are."""
+    with kept_trees(str(Path(path).resolve().parent)):
+        return _static_problems(path, games)
+
+
+def _static_problems(path: Path, games: dict | None) -> list[Diagnostic]:
     loaded, problems = read_part(path, display_path(path), "scenario")
     if loaded is None:
         return problems

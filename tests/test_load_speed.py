@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli.main import main
-from interpreter.lang import parser
+from interpreter.lang import memo, parser
 from interpreter.load import build as build_mod
 from interpreter.load import cache, files
 from interpreter.load.yaml_safe import load_yaml
@@ -41,6 +41,7 @@ def _forget() -> None:
     files._READ.clear()
     parser._PARSED.clear()
     parser._KEPT.clear()
+    memo._KEPT.clear()
     cache.cache_dir.cache_clear()
 
 

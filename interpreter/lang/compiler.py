@@ -7,12 +7,12 @@ plain data, so a game can be cloned or saved in the middle of a multi-step effec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from lark import Token, Tree
 
 from ..diagnostics import suggest
-from . import blocks
+from . import blocks, memo
 from . import fast as fastsrc
 from .expressions import CONSTANTS, SPECIAL_CALLS, EffectError, Env, ExpressionCompiler
 from .parser import SyntaxProblem, parse
@@ -48,6 +48,53 @@ class Compiler(ExpressionCompiler):
     def program(self, name: str, text: str, params: tuple[str, ...] = (),
                 predefined: tuple[str, ...] = ()) -> Program | None:
         """Returns the compiled program, or None with self.errors filled."""
+        kept = self.kept(("program", name, text, params, predefined),
+                         lambda: self._program(name, text, params, predefined),
+                         lambda p: (p.code, list(p.where)))
+        return Program(name, params, kept[0], list(kept[1])) if type(kept) is tuple else kept
+
+    def kept(self, key: tuple, compile: Callable[[], Any], keep: Callable[[Any], Any] = lambda v: v) -> Any:
+        """Returns compile(), or in a build only checked what an earlier such build compiled
+        from the same key in an Env that answers alike (memo.py): `keep` turns the result
+        into what is kept (a program's instructions and places, not the program object
+        its build goes on to change), and the caller gets that back."""
+        if not self.env.lean:
+            return compile()
+        found = memo.recall(self.env, key)
+        if found is not None:
+            for effect in found.effects:
+                self.effect(*effect)
+            return found.value
+        stop = memo.recording(self.env)
+        outer, self.effects = self.effects, []
+        try:
+            value = compile()
+        finally:
+            reads = stop() if stop is not None else None
+            effects, self.effects = self.effects, outer
+            if outer is not None:
+                outer.extend(effects)     # what an inner compile did, the outer one did too
+        if value is not None and reads is not None:
+            memo.keep(self.env, key, reads, keep(value), effects)
+        return value
+
+    def effect(self, kind: str, *args: object) -> None:
+        """Notes what compiling a program does besides returning it: an event it emits
+        (with the fields it gives), a window it opens, an attribute it assigns."""
+        if self.effects is not None:
+            self.effects.append((kind, *args))
+        if kind == "emit":
+            event, named = args
+            self.emitted[event] = self.emitted.get(event, set(named)) & set(named)
+        elif kind == "window":
+            self.windows.add(args[0])
+        elif kind == "function":
+            self.ns["_U"][args[0]] = args[1]
+        else:
+            fastsrc.mark_written(self.env, args[0])
+
+    def _program(self, name: str, text: str, params: tuple[str, ...], predefined: tuple[str, ...]
+                 ) -> Program | None:
         self.origin = name
         tree = parse(text)
         if isinstance(tree, SyntaxProblem):
@@ -69,6 +116,9 @@ class Compiler(ExpressionCompiler):
 
     def expression(self, text: str, scope: tuple[str, ...] = ()) -> Callable | None:
         """Returns a closure for a condition or formula, or None with errors filled."""
+        return self.kept(("expression", text, tuple(scope)), lambda: self._expression(text, scope))
+
+    def _expression(self, text: str, scope: tuple[str, ...]) -> Callable | None:
         tree = parse(text, expression=True)
         if isinstance(tree, SyntaxProblem):
             self.errors.append(EffectError(tree.line, tree.column, tree.message))
@@ -86,6 +136,9 @@ class Compiler(ExpressionCompiler):
         """Compiles a data function to a Python function `f(c, *args)`, its parameters plain
         Python arguments: calls between rules (the commonest thing a rule does) then cost
         one Python call, with no argument dict. Call sites find it as `_U[name]`."""
+        return self.kept(("positional", name, text, params), lambda: self._positional(name, text, params))
+
+    def _positional(self, name: str, text: str, params: tuple[str, ...]) -> Callable | None:
         self.origin = f"fn:{name}"
         tree = parse(text, expression=True)
         if isinstance(tree, SyntaxProblem):
@@ -107,7 +160,7 @@ class Compiler(ExpressionCompiler):
         fn = self.define(text)
         if not self.env.lean:
             fn = self.fast_form(name, tree, params, fn)
-        self.ns["_U"][name] = fn
+        self.effect("function", name, fn)
         return fn
 
     def fast_form(self, name: str, tree: Tree, params: tuple[str, ...], checked: Callable) -> Callable:
@@ -210,7 +263,7 @@ class Compiler(ExpressionCompiler):
                 self.emit_ins((SETGAME, attr, fn), node)
             else:
                 self.check_attr(target, attr)
-                fastsrc.mark_written(self.env, attr)
+                self.effect("written", attr)
                 self.emit_ins((SETATTR, self.expr(base), attr, fn), node)
         else:
             self.err(target, "can only assign to a name or to an attribute (x.name)")
@@ -243,7 +296,7 @@ class Compiler(ExpressionCompiler):
                 self.err(node, "emit(\"event\", name=value, ...) needs the event name as a string")
                 return
             event = str(args[0].children[0])[1:-1]
-            self.emitted[event] = self.emitted.get(event, set(named)) & set(named)
+            self.effect("emit", event, frozenset(named))
             self.reads = set()
             fields = self.function("{" + ", ".join(f"{k!r}: {self.src(v)}" for k, v in named.items()) + "}")
             self.emit_ins((EMIT, event, fields), node)
@@ -325,7 +378,7 @@ class Compiler(ExpressionCompiler):
             self.err(node, 'window("name", player) takes a window name (a plain string) and a player')
             return
         name = str(args[0].children[0])[1:-1]
-        self.windows.add(name)
+        self.effect("window", name)
         p = self.expr(args[1])
         self.emit_ins((CALL, WINDOW, lambda c: {"w": name, "p": p(c)}, None), node)
 

@@ -128,6 +128,7 @@ class ExpressionCompiler:
         # another event is a typo; an ability may use only fields the event always has)
         self.emitted: dict[str, set[str]] = {}
         self.windows: set[str] = set()   # names passed to window(...) by any program
+        self.effects: list[tuple] | None = None   # what the program being compiled did (memo.py)
         self.scope: set[str] = set()
         self.arg_names: dict[int, Token] = {}
         self.ns: dict[str, Any] = dict(helpers.NAMESPACE)   # what the generated code refers to

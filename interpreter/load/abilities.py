@@ -45,7 +45,14 @@ def instances(item: dict) -> list[str]:
 
 def bearers(cx: Compiling) -> list[tuple[str, str, list[str], list[tuple[dict, Src]]]]:
     """Returns (definition id, section, instances, [(ability, src)]) for every object that
-    carries abilities, base ones first and then those overlays attach."""
+    carries abilities, base ones first and then those overlays attach (found once a build:
+    the abilities, the citations and the events all ask)."""
+    if cx.bearers is None:
+        cx.bearers = _bearers(cx)
+    return cx.bearers
+
+
+def _bearers(cx: Compiling) -> list[tuple[str, str, list[str], list[tuple[dict, Src]]]]:
     out = []
     for section in ("components", "cards", "spaces"):
         for key, (item, src) in cx.spec.sections[section].items():

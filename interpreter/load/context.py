@@ -21,6 +21,7 @@ class Compiling:
     programs: dict[str, Program] = field(default_factory=dict)
     trace: bool = False          # every step a program of its own (coverage notes them)
     lean: bool = False           # only checked, never played (no fast forms, no runners)
+    bearers: list | None = None  # the objects that carry abilities (abilities.bearers), found once
 
     def report(self, src: Src) -> None:
         """Moves the effect compiler's errors to diagnostics at their place in the file."""
