@@ -1,4 +1,5 @@
-"""The wheel ships definitions, schemas and grammar; docs generated from code are current."""
+"""The wheel ships definitions, schemas, grammar and a seed cache; docs generated from code
+are current."""
 from __future__ import annotations
 
 import subprocess
@@ -26,6 +27,10 @@ def test_wheel_contains_data_files(tmp_path):
     assert "interpreter/_data/definitions/big-foot/game.yaml" in names
     assert "interpreter/_data/definitions/big-foot/scenarios/rules.yaml" in names
     assert "interpreter/cli/main.py" in names
+    # the seed cache built with the wheel (hatch_build.py, interpreter/load/seed.py)
+    assert "interpreter/_data/seed-cache/effect-grammar.lark-cache" in names
+    kinds = {n.split("/")[-1].split("-")[1] for n in names if n.startswith("interpreter/_data/seed-cache/schema-")}
+    assert {"game", "cards", "components", "board", "rules", "variant", "scenario"} <= kinds
     for static in ("index.html", "app.js", "app.css"):      # the web page ships with cairn serve
         assert f"interpreter/web/static/{static}" in names
 

@@ -1,8 +1,8 @@
 """Programs compiled once for all the builds of one check (`cairn validate`).
 
 Validate builds a game once per variant and once more for each combination its scenario
-files name: footprints builds eight games of about 125 programs each, and most programs
-are the same text in all of them. A program's compile depends on its text, its
+files name: one of the shipped games builds eight games of about 125 programs each, and
+most programs are the same text in all of them. A program's compile depends on its text, its
 parameters and what it looks up in the compiler's Env (is `foo` a procedure, and with
 which parameters? is `gold` a game variable? what is params.start_hand?), nothing else.
 So a build that is only checked (a lean build: it is never played) records those

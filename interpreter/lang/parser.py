@@ -54,10 +54,13 @@ def _parser() -> Lark:
     # Lark keys its cache by the grammar, the options and its own version, and rebuilds
     # the tables when the file is stale or unreadable.
     from ..load.cache import cache_dir
+    from ..load.seed import GRAMMAR, grammar_tables
     base = cache_dir()
+    if base is not None:
+        grammar_tables(base)        # the tables a wheel ships, if the cache has none yet
     return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
                 propagate_positions=True, maybe_placeholders=False,
-                cache=str(base / "effect-grammar.lark-cache") if base is not None else False)
+                cache=str(base / GRAMMAR) if base is not None else False)
 
 
 def _expected(err: UnexpectedInput) -> str:

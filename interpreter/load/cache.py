@@ -54,7 +54,8 @@ _STORED = 0             # entries this process wrote (it looks at the cache's si
 
 
 def read_bytes(name: str) -> bytes | None:
-    """Returns an entry's bytes (and marks it used), or None."""
+    """Returns an entry's bytes (and marks it used), or None; an entry the cache lacks may
+    come from the seed a wheel ships (seed.py)."""
     base = cache_dir()
     if base is None:
         return None
@@ -63,7 +64,8 @@ def read_bytes(name: str) -> bytes | None:
         os.utime(base / name)
         return data
     except OSError:
-        return None
+        from .seed import seeded
+        return seeded(name)
 
 
 def prune(base: Path, limit: int = LIMIT) -> None:

@@ -1,0 +1,73 @@
+"""The cache entries a wheel ships, built when the wheel is built (hatch_build.py).
+
+The first run after an install would otherwise build the effect grammar's parser tables
+(lark) and turn every schema into a compiled check (fastjsonschema): about a second
+before anything of the game is read. Both are pure functions of Cairn's own files and of
+the library versions, and their cache entries are named by exactly those, so the wheel
+carries them as a seed: a cache entry that is missing is read from the seed, if the seed
+has one of that name. An entry built by another version of a library or of Python has
+another name, and is then built on first use as before.
+
+    python -m interpreter.load.seed DIR     # writes the seed entries into DIR
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+SEED = "seed-cache"
+GRAMMAR = "effect-grammar.lark-cache"
+
+
+def seed_dir() -> Path | None:
+    """Returns the shipped seed folder (in an installed wheel), or None."""
+    from .files import data_root
+    where = data_root() / SEED
+    return where if where.is_dir() else None
+
+
+def seeded(name: str) -> bytes | None:
+    """Returns the seed's entry of that name, or None."""
+    where = seed_dir()
+    if where is None:
+        return None
+    try:
+        return (where / name).read_bytes()
+    except OSError:
+        return None
+
+
+def grammar_tables(base: Path) -> None:
+    """Puts the seed's parser tables into the cache folder `base` if it has none (lark
+    reads and checks them itself: tables for another grammar or version are rebuilt)."""
+    target = base / GRAMMAR
+    where = seed_dir()
+    if where is not None and not target.exists() and (where / GRAMMAR).is_file():
+        try:
+            shutil.copyfile(where / GRAMMAR, target)
+        except OSError:
+            pass
+
+
+def fill() -> list[str]:
+    """Builds the seed's entries in the cache folder (CAIRN_CACHE, set by the caller) and
+    returns their names: the grammar's tables and every schema's compiled check."""
+    from ..lang.parser import _parser
+    from . import cache
+    from .files import data_root, fast_check
+    base = cache.cache_dir()
+    if base is None:
+        raise SystemExit("no cache folder to fill (set CAIRN_CACHE)")
+    _parser()
+    for schema in sorted((data_root() / "schemas").glob("*.schema.json")):
+        kind = schema.name.split(".")[0]
+        if kind != "defs":               # the shared definitions, not a kind of file
+            fast_check(kind)
+    return sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith("schema-"))
+
+
+if __name__ == "__main__":
+    os.environ["CAIRN_CACHE"] = sys.argv[1]
+    print("\n".join(fill()))
