@@ -21,6 +21,8 @@ FUNCTIONS = {
     "pairs": ((), "[same(o) for o in objects('mark')]"),
     "spot": (("x",), "is_space(x)"),
     "side_of": (("x",), "x.side"),
+    "ask": (("f",), "call_function(f, ['b'])"),         # a function named by data
+    "owns2": (("s", "p"), "size(s) > 0 and p == 1"),
 }
 PROPS = {"x1": {"side": 0}, "x2": {"side": 1}}
 
@@ -272,3 +274,16 @@ def test_a_loaded_state_that_gives_a_printed_attribute_is_read_as_it_says():
     assert side_of(Ctx(data["state"], g, {}), mark) == 0   # so its printed value is read at once
     loaded = deserialize(g, json.dumps(data))
     assert side_of(Ctx(loaded.d, g, {}), mark) == 1
+
+
+def test_a_function_named_by_data_is_called_at_once(compiled):
+    # call_function(f, [written list]) is `_U[f](c, ...)` in the fast form: no verb between.
+    c = ctx()
+    c.g.functions = dict(compiled)
+    c.g.env = SimpleNamespace(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, compiled=compiled)
+    assert compiled["ask"](c, "free") is True
+    assert "_U" in compiled["ask"].__code__.co_names
+    with pytest.raises(RuntimeProblem, match="no function named 'nope'"):   # the checked form says so
+        compiled["ask"](c, "nope")
+    with pytest.raises(RuntimeProblem, match="takes 2 argument"):
+        compiled["ask"](c, "owns2")

@@ -360,6 +360,8 @@ class ExpressionCompiler:
                 and "{" not in str(args[0].children[0]):
             kind = str(args[0].children[0])[1:-1]
         quick = fastsrc.verb_src(fname, slots, iterable) if self.fast else None
+        if self.fast and fname == "call_function":
+            quick = self.named_call(args[1] if len(args) > 1 else named.get("args"), slots[0])
         if quick is None:
             quick = fastsrc.iter_src(fname, slots, iterable, self.const, self.env.kinds, kind)
         if quick is not None:
@@ -370,6 +372,14 @@ class ExpressionCompiler:
             # Log lines are only formatted when the game keeps a log (playouts run without).
             return f"({out} if c.s.get('log_on', True) else None)"
         return out
+
+    def named_call(self, arg_list: Any, name: str) -> str | None:
+        """The fast source of call_function(name, [a, b, ...]) with a written list: the data
+        function called at once, `_U[name](c, a, b, ...)`. A name that is no data function
+        (a quantity) or a call that does not fit raises, and the checked form runs."""
+        if not isinstance(arg_list, Tree) or arg_list.data != "list_expr":
+            return None
+        return f"_U[{name}](c{''.join(', ' + self.src(x) for x in arg_list.children if x is not None)})"
 
     def inline(self, fname: str, args: list[str]) -> str | None:
         """Returns a data function's fast form written inline with these argument sources,
