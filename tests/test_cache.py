@@ -67,3 +67,29 @@ def test_an_entry_the_cache_lacks_comes_from_the_seed_a_wheel_ships(monkeypatch,
         assert scope["x"] == 1
     finally:
         cache.cache_dir.cache_clear()
+
+
+def test_entries_of_shipped_games_are_named_by_content_not_by_place(monkeypatch, tmp_path):
+    # What a wheel's seed holds must serve its games wherever they are installed: a YAML
+    # entry is named by the bytes (the name a file is shown by is set on what is read
+    # back), a shipped folder's trees by its place among Cairn's data.
+    from pathlib import Path
+
+    from interpreter.lang import parser
+    from interpreter.load import files
+    _fresh(monkeypatch, str(tmp_path / "cache"))
+    try:
+        game = Path(files.definitions_root()) / "pig" / "game.yaml"
+        for where in ("a", "b"):
+            (tmp_path / where).mkdir()
+            (tmp_path / where / "game.yaml").write_bytes(game.read_bytes())
+        first, key_a = files.cached_yaml(tmp_path / "a" / "game.yaml", "a/game.yaml")
+        second, key_b = files.cached_yaml(tmp_path / "b" / "game.yaml", "b/game.yaml")
+        assert key_a == key_b and first.file == "a/game.yaml" and second.file == "b/game.yaml"
+        assert len(list((tmp_path / "cache").glob("yaml-*"))) == 1
+        here = parser._entry.__wrapped__(str(files.data_root().resolve() / "definitions" / "pig"))
+        monkeypatch.setattr(files, "data_root", lambda: tmp_path / "installed")
+        there = parser._entry.__wrapped__(str(tmp_path / "installed" / "definitions" / "pig"))
+        assert here == there != parser._entry.__wrapped__(str(tmp_path / "elsewhere" / "pig"))
+    finally:
+        cache.cache_dir.cache_clear()

@@ -158,9 +158,16 @@ def kept_trees(scope: str) -> Iterator[None]:
 
 @lru_cache(maxsize=64)
 def _entry(scope: str) -> str:
-    """Returns the name of the cache entry holding a scope's trees."""
+    """Returns the name of the cache entry holding a scope's trees. A folder Cairn ships is
+    named by its place among Cairn's data, so a wheel's seed (seed.py) serves it wherever
+    Cairn is installed; any other folder by its full path."""
     import lark
     from ..load import cache
+    from ..load.files import data_root
+    try:
+        scope = "cairn:" + Path(scope).relative_to(data_root().resolve()).as_posix()
+    except ValueError:
+        pass
     return "trees-" + cache.digest(scope, grammar_text(), lark.__version__, cache.source_digest("lang.parser")) + ".pkl"
 
 

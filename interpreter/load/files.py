@@ -213,10 +213,12 @@ _CACHED_BYTES = 1_000_000      # larger files are read as ever (and refused by t
 
 def cached_yaml(path: Path, display: str) -> tuple[Loaded, str | None]:
     """Returns load_yaml's result for a file, kept in Cairn's cache under a digest of the
-    file's bytes, the name it is shown by and the loader's own source (reading YAML with
-    positions is the costliest step of loading a game), and that digest. A file the
-    loader refuses (not UTF-8, too large, unreadable, broken YAML) is read the usual way
-    and never kept; its digest is None."""
+    file's bytes and the loader's own source (reading YAML with positions is the costliest
+    step of loading a game), and that digest. The entry is the same whatever the file is
+    called (the name it is shown by is set on what is read back), so a wheel's seed cache
+    (seed.py) serves its games wherever they are installed. A file the loader refuses (not
+    UTF-8, too large, unreadable, broken YAML) is read the usual way and never kept; its
+    digest is None."""
     from . import cache
     try:
         with open(path, "rb") as f:
@@ -227,11 +229,12 @@ def cached_yaml(path: Path, display: str) -> tuple[Loaded, str | None]:
     except (OSError, ValueError):       # UnicodeDecodeError is a ValueError
         return load_yaml(path, display=display), None
     import yaml
-    key = cache.digest(display, hashlib.sha256(raw).hexdigest(), yaml.__version__,
+    key = cache.digest(hashlib.sha256(raw).hexdigest(), yaml.__version__,
                        str(getattr(yaml, "__with_libyaml__", "")),
                        cache.source_digest("load.yaml_safe", "lang.runtime", "diagnostics"))
     hit = cache.load(f"yaml-{key}.pkl")
     if isinstance(hit, Loaded):
+        hit.file = display
         return hit, key
     loaded = load_yaml(path, display=display, text=text)
     cache.store(f"yaml-{key}.pkl", loaded)

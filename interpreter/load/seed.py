@@ -1,12 +1,13 @@
 """The cache entries a wheel ships, built when the wheel is built (hatch_build.py).
 
 The first run after an install would otherwise build the effect grammar's parser tables
-(lark) and turn every schema into a compiled check (fastjsonschema): about a second
-before anything of the game is read. Both are pure functions of Cairn's own files and of
-the library versions, and their cache entries are named by exactly those, so the wheel
-carries them as a seed: a cache entry that is missing is read from the seed, if the seed
-has one of that name. An entry built by another version of a library or of Python has
-another name, and is then built on first use as before.
+(lark) and turn every schema into a compiled check (fastjsonschema), about a second
+before anything of the game is read, and then read, check and parse the game's files.
+All of it is a pure function of Cairn's own files and of the library versions, and the
+cache entries are named by exactly those, so the wheel carries them as a seed: a cache
+entry that is missing is read from the seed, if the seed has one of that name. An entry
+built by another version of a library or of Python has another name, and is then built
+on first use as before.
 
     python -m interpreter.load.seed DIR     # writes the seed entries into DIR
 """
@@ -51,12 +52,21 @@ def grammar_tables(base: Path) -> None:
             pass
 
 
+# Entries named by what they are derived from alone (no path, no user's folder): these
+# serve an installed copy as they served the build. validate's verdicts are not among
+# them (named by the working folder and by where Cairn is installed).
+PORTABLE = ("schema-", "yaml-", "valid-", "trees-", "board-")
+
+
 def fill() -> list[str]:
     """Builds the seed's entries in the cache folder (CAIRN_CACHE, set by the caller) and
-    returns their names: the grammar's tables and every schema's compiled check."""
+    returns their names: the grammar's tables, every schema's compiled check, and what
+    checking and loading the shipped games derives (their files read, checked and parsed)."""
+    from ..cli.inspect_cmds import verdict
     from ..lang.parser import _parser
     from . import cache
-    from .files import data_root, fast_check
+    from .build import load_game
+    from .files import data_root, definitions_root, fast_check
     base = cache.cache_dir()
     if base is None:
         raise SystemExit("no cache folder to fill (set CAIRN_CACHE)")
@@ -65,7 +75,12 @@ def fill() -> list[str]:
         kind = schema.name.split(".")[0]
         if kind != "defs":               # the shared definitions, not a kind of file
             fast_check(kind)
-    return sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith("schema-"))
+    for folder in sorted(p for p in definitions_root().iterdir() if (p / "game.yaml").is_file()):
+        problems, _checked = verdict(folder.name, folder, [])
+        if problems:
+            raise SystemExit(f"{folder.name} does not validate: {problems[0]}")
+        load_game(folder)
+    return sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith(PORTABLE))
 
 
 if __name__ == "__main__":
