@@ -177,8 +177,10 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
         window_names={n.id: n.data.get("name", n.id) for n in spec.nodes()}, printed=world.printed,
         clauses={k: v for k, (v, _s) in spec.sections["clauses"].items()},
         readings={k: v for k, (v, _s) in spec.sections["readings"].items()},
-        citations=[(what, name, citations.cited(value), src.where)
-                   for what, name, value, src in citations.citing(cx)],
+        # which rule carries which clause, for coverage and the rules' pages (a build
+        # only checked, by validate, checks the citations above and keeps none)
+        citations=[] if cx.lean else [(what, name, citations.cited(value), src.where)
+                                      for what, name, value, src in citations.citing(cx)],
         meta={"rulebook": meta.get("rulebook", ""), "description": meta.get("description", ""),
               "box": {k: v for k, (v, _) in spec.box.items()},
               "variants": {k: v[0].data["variant"]["name"] for k, v in spec.variants.items()}},
