@@ -48,23 +48,24 @@ class Compiler(ExpressionCompiler):
     def program(self, name: str, text: str, params: tuple[str, ...] = (),
                 predefined: tuple[str, ...] = ()) -> Program | None:
         """Returns the compiled program, or None with self.errors filled."""
-        kept = self.kept(("program", name, text, params, predefined),
+        return self.kept(("program", name, text, params, predefined),
                          lambda: self._program(name, text, params, predefined),
-                         lambda p: (p.code, list(p.where)))
-        return Program(name, params, kept[0], list(kept[1])) if type(kept) is tuple else kept
+                         keep=lambda p: (p.code, list(p.where)),
+                         thaw=lambda k: Program(name, params, k[0], list(k[1])))
 
-    def kept(self, key: tuple, compile: Callable[[], Any], keep: Callable[[Any], Any] = lambda v: v) -> Any:
+    def kept(self, key: tuple, compile: Callable[[], Any], keep: Callable[[Any], Any] = lambda v: v,
+             thaw: Callable[[Any], Any] = lambda k: k) -> Any:
         """Returns compile(), or in a build only checked what an earlier such build compiled
-        from the same key in an Env that answers alike (memo.py): `keep` turns the result
-        into what is kept (a program's instructions and places, not the program object
-        its build goes on to change), and the caller gets that back."""
+        from the same key in an Env that answers alike (memo.py). `keep` turns a result
+        into what is kept and `thaw` what is kept into a result: a program's instructions
+        and places are kept, not the program object its build goes on to change."""
         if not self.env.lean:
             return compile()
         found = memo.recall(self.env, key)
         if found is not None:
             for effect in found.effects:
                 self.effect(*effect)
-            return found.value
+            return thaw(found.value)
         stop = memo.recording(self.env)
         outer, self.effects = self.effects, []
         try:

@@ -53,15 +53,36 @@ def _note(table: str, how: str, key: Any, answer: Any) -> None:
         reads.append((table, how, key, answer))
 
 
-class WatchedDict(dict):
-    """A dict of the Env whose look-ups a recorded compile notes."""
+class _Watched:
+    """What a watched table of the Env notes of a recorded compile's look-ups."""
 
     table = ""
 
     def __contains__(self, key: object) -> bool:
-        found = dict.__contains__(self, key)
+        found = super().__contains__(key)            # type: ignore[misc]
         _note(self.table, "in", key, found)
         return found
+
+    def _whole(self) -> None:
+        _note(self.table, "all", None, self.copy_out())
+
+    def copy_out(self) -> Any:
+        raise NotImplementedError
+
+    def __iter__(self):
+        self._whole()
+        return super().__iter__()                    # type: ignore[misc]
+
+    def __len__(self) -> int:
+        self._whole()
+        return super().__len__()                     # type: ignore[misc]
+
+
+class WatchedDict(_Watched, dict):
+    """A dict of the Env (procedures, functions, params ...), watched."""
+
+    def copy_out(self) -> dict:
+        return dict(dict.items(self))
 
     def __getitem__(self, key: Any) -> Any:
         value = dict.get(self, key, _MISSING)
@@ -74,17 +95,6 @@ class WatchedDict(dict):
         value = dict.get(self, key, _MISSING)
         _note(self.table, "get", key, value)
         return default if value is _MISSING else value
-
-    def _whole(self) -> None:
-        _note(self.table, "all", None, dict(dict.items(self)))
-
-    def __iter__(self):
-        self._whole()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._whole()
-        return dict.__len__(self)
 
     def keys(self):
         self._whole()
@@ -99,44 +109,34 @@ class WatchedDict(dict):
         return dict.items(self)
 
 
-class WatchedSet(set):
-    """A set of the Env whose look-ups a recorded compile notes."""
+class WatchedSet(_Watched, set):
+    """A set of the Env (zones, objects, game variables ...), watched."""
 
-    table = ""
-
-    def __contains__(self, key: object) -> bool:
-        found = set.__contains__(self, key)
-        _note(self.table, "in", key, found)
-        return found
-
-    def __iter__(self):
-        _note(self.table, "all", None, set(set.__iter__(self)))
-        return set.__iter__(self)
-
-    def __len__(self) -> int:
-        _note(self.table, "all", None, set(set.__iter__(self)))
-        return set.__len__(self)
+    def copy_out(self) -> set:
+        return set(set.__iter__(self))
 
     def __or__(self, other: Any) -> set:          # set operations read the whole set
-        return set(self.__iter__()) | other
+        return self.copy_out_noted() | other
 
     __ror__ = __or__
 
     def __and__(self, other: Any) -> set:
-        return set(self.__iter__()) & other
+        return self.copy_out_noted() & other
 
     def __sub__(self, other: Any) -> set:
-        return set(self.__iter__()) - other
+        return self.copy_out_noted() - other
+
+    def copy_out_noted(self) -> set:
+        self._whole()
+        return self.copy_out()
 
 
 def watch(env: Any) -> None:
     """Makes the look-ups of a lean build's Env recordable (its tables keep their content)."""
     for name in TABLES:
         table = getattr(env, name)
-        if isinstance(table, dict):
-            watched: Any = type(f"Watched_{name}", (WatchedDict,), {"table": name})(table)
-        else:
-            watched = type(f"Watched_{name}", (WatchedSet,), {"table": name})(table)
+        watched: Any = WatchedDict(table) if isinstance(table, dict) else WatchedSet(table)
+        watched.table = name
         setattr(env, name, watched)
 
 
@@ -149,7 +149,7 @@ def _same(env: Any, reads: list[tuple[str, str, Any, Any]]) -> bool:
         elif how == "get":
             now = dict.get(t, key, _MISSING)
         else:
-            now = dict(dict.items(t)) if isinstance(t, dict) else set(set.__iter__(t))
+            now = t.copy_out()
         if now is not answer and now != answer:
             return False
     return True
