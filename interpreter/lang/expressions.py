@@ -414,17 +414,17 @@ class ExpressionCompiler:
         dear to repeat or the name is neither."""
         if not fastsrc.CHEAP.match(base):
             return None
-        slow = f"_attr(c, {base}, {name!r})"
+        checked = out = f"_attr(c, {base}, {name!r})"
         if self.env.props and (name not in self.env.player_vars
                                or any(name in props for props in self.env.props.values())):
             table = self.static_tables.get(name)
             if table is None:
                 table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
             flag = fastsrc.printed_flag(self.env, self.ns, name)
-            slow = f"({table}[{base}] if type({base}) is str and ({flag} or {base} not in _A) else {slow})"
+            out = f"({table}[{base}] if type({base}) is str and ({flag} or {base} not in _A) else {out})"
         if name in self.env.player_vars:
-            slow = f"(_V[{base}][{name!r}] if type({base}) is int else {slow})"
-        return None if slow.startswith("_attr") else slow
+            out = f"(_V[{base}][{name!r}] if type({base}) is int else {out})"
+        return None if out == checked else out
 
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind
