@@ -52,6 +52,7 @@ class Filed:
     plain: list[Ability] = field(default_factory=list)
     by: dict[str, dict[str, list[Ability]]] = field(default_factory=dict)   # argument -> object -> abilities
     _groups: list | None = None        # the plain ones, by the zones they count in (built on first use)
+    _mixed: bool = False               # whether what groups() finds must be sorted back
 
     def groups(self) -> list[tuple[frozenset | None, list[tuple[Ability, str]], dict[str, list[Ability]]]]:
         """The plain abilities' (ability, object) pairs grouped by the zones they count in,
@@ -65,6 +66,9 @@ class Filed:
                     pairs.append((ab, obj))
                     by_obj.setdefault(obj, []).append(ab)
             self._groups = [(z, pairs, by_obj) for z, (pairs, by_obj) in groups.items()]
+            # found group by group or by place: put back in definition order (one group
+            # counting everywhere is already in it)
+            self._mixed = len(self._groups) > 1 or any(z is not None for z in groups)
         return self._groups
 
     def candidates(self, d: dict, g: Any, args: dict) -> list[tuple[Ability, str]]:
@@ -85,16 +89,20 @@ class Filed:
                 out.extend((ab, o) for ab, o in pairs if loc[o] in places)
             else:
                 out.extend((ab, o) for pl in places for o in contents[pl] for ab in by_obj.get(o, ()))
-        if len(self.groups()) > 1 or any(z is not None for z, _p, _b in self.groups()):
-            out.sort(key=lambda x: (x[0].order, x[0].rank.get(x[1], 0)))
+        if self._mixed and len(out) > 1:
+            out.sort(key=_definition_order)
         if self.by:
             for name, by_object in self.by.items():
                 obj = args.get(name)
                 if type(obj) is str:
                     out.extend((ab, obj) for ab in by_object.get(obj, ()) if counts(d, g, ab, obj))
-            if self.plain or len(self.by) > 1:
-                out.sort(key=lambda x: (x[0].order, x[0].rank.get(x[1], 0)))
+            if (self.plain or len(self.by) > 1) and len(out) > 1:
+                out.sort(key=_definition_order)
         return out
+
+
+def _definition_order(pair: tuple[Ability, str]) -> tuple[int, int]:
+    return pair[0].order, pair[0].rank.get(pair[1], 0)
 
 
 @dataclass(frozen=True)
