@@ -70,7 +70,7 @@ class Env:
     # these can hide a printed property, so the fast forms of the others read the table of
     # printed values at once (fast.py, "printed" flags)
     written: set[str] = field(default_factory=set)
-    printed: dict[str, list[tuple[dict, str]]] = field(default_factory=dict)  # name -> (namespace, flag)
+    printed: dict[str, bool] = field(default_factory=dict)   # name -> no object can hide it (_PR)
     sealed: list[bool] = field(default_factory=lambda: [False])   # every program of the build compiled
 
 
@@ -134,6 +134,7 @@ class ExpressionCompiler:
         self.ns: dict[str, Any] = dict(helpers.NAMESPACE)   # what the generated code refers to
         self.ns["_compiled"] = _compiled
         self.ns["_U"] = env.compiled       # the data functions, by name (compiler.positional)
+        self.ns["_PR"] = env.printed       # the attributes no object can have of its own (fast.py)
         self.consts: dict[Any, str] = {}
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
         self.reads: set[str] = set()     # program locals the expression being built reads
@@ -420,7 +421,7 @@ class ExpressionCompiler:
             table = self.static_tables.get(name)
             if table is None:
                 table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
-            flag = fastsrc.printed_flag(self.env, self.ns, name)
+            flag = fastsrc.printed_flag(self.env, name)
             out = f"({table}[{base}] if type({base}) is str and ({flag} or {base} not in _A) else {out})"
         if name in self.env.player_vars:
             out = f"(_V[{base}][{name!r}] if type({base}) is int else {out})"

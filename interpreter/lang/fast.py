@@ -98,33 +98,30 @@ def prologue(fast: str) -> str:
             + ("    _V = c.s['pvars']\n" if "_V[" in fast else ""))
 
 
-def printed_flag(env: Any, ns: dict[str, Any], name: str) -> str:
-    """Returns the name of a flag in namespace `ns` that is true while no object can have
-    an attribute `name` of its own (no program assigns it, no scenario gives it, no loaded
-    state holds it): a printed value is then read from its table with no look at the
-    object's own attributes. The flag is false until the whole build is compiled (seal)."""
-    var = f"_pr_{name}"
-    if var not in ns:
-        env.printed.setdefault(name, []).append((ns, var))
-        ns[var] = env.sealed[0] and name not in env.written
-    return var
+def printed_flag(env: Any, name: str) -> str:
+    """Returns the source of a flag that is true while no object can have an attribute
+    `name` of its own (no program assigns it, no scenario gives it, no loaded state holds
+    it): a printed value is then read from its table with no look at the object's own
+    attributes. The flags are false until the whole build is compiled (seal); the
+    generated code finds them as `_PR`, the Env's own table."""
+    if name not in env.printed:
+        env.printed[name] = env.sealed[0] and name not in env.written
+    return f"_PR[{name!r}]"
 
 
 def mark_written(env: Any, name: str) -> None:
     """Notes that objects may now have an attribute `name` of their own (a program assigns
     it, a scenario gives it, a loaded state holds it): its reads look at them from now on."""
-    if name not in env.written:
-        env.written.add(name)
-        for ns, var in env.printed.get(name, ()):
-            ns[var] = False
+    env.written.add(name)
+    if name in env.printed:
+        env.printed[name] = False
 
 
 def seal(env: Any) -> None:
     """Every program of the build is compiled: the attributes none assigns are printed only."""
     env.sealed[0] = True
-    for name, flags in env.printed.items():
-        for ns, var in flags:
-            ns[var] = name not in env.written
+    for name in env.printed:
+        env.printed[name] = name not in env.written
 
 
 def static_table(env: Any, name: str) -> dict[str, Any]:
