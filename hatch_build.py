@@ -23,7 +23,9 @@ class SeedHook(BuildHookInterface):
         if self.target_name != "wheel" or version == "editable":
             return
         self.out = Path(tempfile.mkdtemp(prefix="cairn-seed-"))
-        env = dict(os.environ, PYTHONPATH=self.root, PYTHONDONTWRITEBYTECODE="1")
+        # this tree first, then what pip's isolated build puts on the path (lark and the rest)
+        path = [self.root] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), PYTHONDONTWRITEBYTECODE="1")
         env.pop("CAIRN_CACHE", None)
         done = subprocess.run([sys.executable, "-m", "interpreter.load.seed", str(self.out)], cwd=self.root,
                               env=env, capture_output=True, text=True)
