@@ -68,3 +68,19 @@ def test_shipped_diffs_are_current():
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "diffs.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="not a source checkout")
+def test_an_isolated_build_ships_the_seed_too(tmp_path):
+    # As `pip install .` builds in a fresh venv: the build's own requirements exist only
+    # in pip's isolated environment, put on the path by pip (hatch_build.py keeps them).
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True)
+    pip = tmp_path / "venv" / "bin" / "pip"
+    proc = subprocess.run([str(pip), "wheel", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0 and ("Could not find a version" in proc.stderr or "No matching distribution" in proc.stderr):
+        pytest.skip("no package index to build in isolation from")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    names = zipfile.ZipFile(next(tmp_path.glob("cairn-*.whl"))).namelist()
+    assert "interpreter/_data/seed-cache/effect-grammar.lark-cache" in names
+    assert any(n.startswith("interpreter/_data/seed-cache/trees-") for n in names)
