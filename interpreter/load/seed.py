@@ -16,14 +16,17 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 SEED = "seed-cache"
 GRAMMAR = "effect-grammar.lark-cache"
 
 
+@lru_cache(maxsize=1)
 def seed_dir() -> Path | None:
-    """Returns the shipped seed folder (in an installed wheel), or None."""
+    """Returns the shipped seed folder (in an installed wheel), or None (looked for once:
+    every entry a first run misses asks)."""
     from .files import data_root
     where = data_root() / SEED
     return where if where.is_dir() else None
