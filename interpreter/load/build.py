@@ -36,7 +36,9 @@ def build(folder: Path, variants: list[str], trace: bool = False,
           lean: bool = False) -> tuple[CompiledGame | None, list[Diagnostic]]:
     """Returns the compiled game (or None) and every problem found on the way. With
     `trace`, every step runs as a program of its own (for coverage, which notes them).
-    `lean`: a build to check, not to play many games with (no fast forms: cairn validate)."""
+    `lean`: a build only checked, never played (cairn validate): no fast forms, fused
+    blocks, runners or citation table, and programs shared with the other lean builds of
+    the process where they compile alike (lang/memo.py)."""
     load_all()
     with kept_trees(str(Path(folder).resolve())), _no_cycle_collection():
         return _build(folder, variants, trace, lean)
