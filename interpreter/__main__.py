@@ -1,6 +1,6 @@
 """`python -m interpreter` is the `cairn` command."""
 import sys
 
-from .cli.main import main
+from .cli.main import cli
 
-sys.exit(main())
+sys.exit(cli())

@@ -151,3 +151,29 @@ def test_a_record_file_holding_an_empty_list_is_a_failure(capsys, tmp_path):
     path.write_text("[]")
     rc, _out, err = run(capsys, "replay", str(path))
     assert rc == 1 and "holds no record" in err
+
+
+def test_a_bounded_command_skips_cycle_collection_only_as_a_process(monkeypatch, capsys):
+    """`cairn validate` as a process of its own runs with the cycle collector off and
+    freezes what it made (its process ends with it); called in a process that goes on
+    (a test, a server), it leaves the collector as it was; a game never skips it."""
+    import gc
+
+    import interpreter.cli.main as cli_main
+    seen = []
+    dispatch = cli_main._dispatch
+    monkeypatch.setattr(cli_main, "_dispatch", lambda args: seen.append(gc.isenabled()) or dispatch(args))
+    monkeypatch.setattr(cli_main.gc, "freeze", lambda: seen.append("freeze"))
+    try:
+        assert cli_main.main(["validate", "tic-tac-toe"]) == 0
+        assert seen == [True] and gc.isenabled()
+        seen.clear()
+        assert cli_main.main(["validate", "tic-tac-toe"], whole_process=True) == 0
+        assert seen == [False, "freeze"]
+        gc.enable()
+        seen.clear()
+        assert cli_main.main(["simulate", "tic-tac-toe", "--games", "1", "--players", "2"], whole_process=True) == 0
+        assert seen == [True] and gc.isenabled()
+    finally:
+        gc.enable()
+    capsys.readouterr()

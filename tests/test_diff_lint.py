@@ -11,6 +11,7 @@ from interpreter.diff import diff, load_spec, model
 from interpreter.lint import lint
 
 RELAY = Path(__file__).parent / "fixtures" / "relay"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _changes(left, right):
@@ -95,3 +96,32 @@ def test_no_shipped_rule_dispatches_on_a_card():
     for folder, variant in _shipped():
         found = lint(folder, [variant] if variant else [])
         assert found == [], f"{folder.name} {variant or ''}: {found[0].message}"
+
+
+def test_model_entries_are_what_a_json_round_trip_gives():
+    """The rule model compares plain data; it is built directly now, and must equal (keys in
+    the same order) what a sorted JSON round trip of each entry gave."""
+    import interpreter.diff as diffmod
+
+    def round_trip(x):
+        return json.loads(json.dumps(x, sort_keys=True, default=str))
+
+    class Named(str):
+        pass
+
+    odd = {"b": (1, 2.5, None), "a": [True, {"z": Named("q"), "y": 1e300}], "c": Path("p"), 3: "three"}
+    assert json.dumps(diffmod._clean({k: v for k, v in odd.items() if k != 3})) == json.dumps(round_trip(
+        {k: v for k, v in odd.items() if k != 3}))
+    assert diffmod._clean({3: "x", 1: "y"}) == round_trip({3: "x", 1: "y"})
+    assert type(diffmod._clean(Named("q"))) is str
+    folder = ROOT / "definitions" / "footprints"
+    for variants in ([], ["ja-edition"]):
+        spec = load_spec(folder, variants)
+        fast = model(spec)
+        saved = diffmod._clean
+        diffmod._clean = round_trip
+        try:
+            slow = model(spec)
+        finally:
+            diffmod._clean = saved
+        assert json.dumps(fast) == json.dumps(slow)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..diagnostics import DefinitionError, Diagnostic
-from ..load.build import build, list_variants, load_game
+from ..load.build import build, list_variants, load_game, no_cycle_collection
 from ..load.files import display_path, game_ids, read_part
 from .common import UsageError, check_players, game_folder, load, plural
 from ..words import span
@@ -81,6 +81,11 @@ def _file_digest(path: Path) -> str:
 def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
     """Returns (problems, what was checked) for one game: its base, each variant alone (or
     the given combination), its edition comparisons and its scenario files."""
+    with no_cycle_collection():     # a few builds' worth of objects, almost none garbage
+        return _verdict(target, folder, variants)
+
+
+def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
     problems: list[Diagnostic] = []
     checked: list[str] = []
     combos: list[list[str]] = [list(variants)]

@@ -40,16 +40,17 @@ def build(folder: Path, variants: list[str], trace: bool = False,
     blocks, runners or citation table, and programs shared with the other lean builds of
     the process where they compile alike (lang/memo.py)."""
     load_all()
-    with kept_trees(str(Path(folder).resolve())), _no_cycle_collection():
+    with no_cycle_collection(), kept_trees(str(Path(folder).resolve())):
         return _build(folder, variants, trace, lean)
 
 
 @contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Leaves Python's cycle collector off while a build allocates: a build makes a great
-    many objects and almost no garbage, and each collection walks everything the process
-    holds (a quarter of `cairn validate` went to it). One collection follows the build,
-    so a build's garbage is still collected: memory stays bounded."""
+def no_cycle_collection() -> Iterator[None]:
+    """Leaves Python's cycle collector off while a build (or a check made of several)
+    allocates: a build makes a great many objects and almost no garbage, and each
+    collection walks everything the process holds (a quarter of `cairn validate` went to
+    it; reading the kept parse trees alone sets off dozens). Collection resumes after, so
+    what garbage a build leaves is still collected: memory stays bounded."""
     was_on = gc.isenabled()
     gc.disable()
     try:
