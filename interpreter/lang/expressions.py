@@ -413,19 +413,29 @@ class ExpressionCompiler:
         entity's read from a table of every entity's value (props, else `id`, else the
         declared default) while no attribute of its own can hide it; None where `base` is
         dear to repeat or the name is neither."""
-        if not fastsrc.CHEAP.match(base):
-            return None
         checked = out = f"_attr(c, {base}, {name!r})"
+        if not fastsrc.CHEAP.match(base):
+            # computed once: while the name is printed only, its table answers, and
+            # anything it has no entry for (not an entity, no such property) raises, so
+            # the checked form answers instead (fast forms fall back on an error)
+            if not self.env.props or name in self.env.player_vars:
+                return None
+            return f"({self.static_table(name)}[{base}] if {fastsrc.printed_flag(self.env, name)} else {checked})"
         if self.env.props and (name not in self.env.player_vars
                                or any(name in props for props in self.env.props.values())):
-            table = self.static_tables.get(name)
-            if table is None:
-                table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
+            table = self.static_table(name)
             flag = fastsrc.printed_flag(self.env, name)
             out = f"({table}[{base}] if type({base}) is str and ({flag} or {base} not in _A) else {out})"
         if name in self.env.player_vars:
             out = f"(_V[{base}][{name!r}] if type({base}) is int else {out})"
         return None if out == checked else out
+
+    def static_table(self, name: str) -> str:
+        """Returns the constant holding every entity's printed `name` (fast.static_table)."""
+        table = self.static_tables.get(name)
+        if table is None:
+            table = self.static_tables[name] = self.const(fastsrc.static_table(self.env, name))
+        return table
 
     def check_literal(self, node: Tree, verb: Verb, param: Any) -> None:
         kind = param.kind
