@@ -287,3 +287,35 @@ def test_a_function_named_by_data_is_called_at_once(compiled):
         compiled["ask"](c, "nope")
     with pytest.raises(RuntimeProblem, match="takes 2 argument"):
         compiled["ask"](c, "owns2")
+
+
+def test_an_end_of_a_list_and_a_printed_attribute_of_a_computed_object():
+    # first/last of a list and `top(s).side` are plain Python in the fast form; a value
+    # the checked form refuses still reads as it reports it.
+    from interpreter.lang.fast import seal
+    load_all()
+    env = Env(functions={"tail": ("xs",), "head": ("xs", "d"), "top_side": ("s",)},
+              positional={"tail", "head", "top_side"}, places={"a", "b"}, objects={"x1", "x2"},
+              props=PROPS, attributes={"side"})
+    comp = Compiler(env)
+    for name, params, text in (("tail", ("xs",), "last(xs)"), ("head", ("xs", "d"), "first(xs, d)"),
+                               ("top_side", ("s",), "top(s).side")):
+        assert comp.positional(name, text, params) is not None, comp.errors
+    seal(env)
+    f = env.compiled
+    c = ctx()
+    assert f["tail"](c, [1, 2]) == 2 and f["tail"](c, []) is None
+    assert "_FAIL" in f["tail"].__code__.co_names             # compiled on its first call
+    assert f["head"](c, [3], 5) == 3 and f["head"](c, [], 5) == 5
+    with pytest.raises(RuntimeProblem, match=r"last\(\) needs a list"):
+        f["tail"](c, "ab")
+    with pytest.raises(RuntimeProblem, match=r"first\(\) needs a list"):
+        f["head"](c, {"k": 1}, 0)
+    assert f["top_side"](c, "a") == 0
+    c.s["places"]["b"] = ["x2"]
+    assert f["top_side"](c, "b") == 1
+    c.s["places"]["b"] = [{"side": 4}]          # a record on a place: the checked form reads it
+    assert f["top_side"](c, "b") == 4
+    c.s["places"]["b"] = []
+    with pytest.raises(RuntimeProblem):
+        f["top_side"](c, "b")

@@ -45,8 +45,15 @@ def verb_src(fname: str, args: list[str], iterable: bool) -> str | None:
     list the engine holds may be walked without a copy."""
     forms = _VERBS.get(fname)
     if forms is None:
+        if fname in _ENDS and len(args) == 2 and CHEAP.match(args[0]) and CHEAP.match(args[1]):
+            # anything but a list raises (_FAIL is empty), and the checked form says why
+            return f"(({args[0]}[{_ENDS[fname]}] if {args[0]} else {args[1]}) if type({args[0]}) is list else _FAIL[0])"
         return None
     return forms[iterable].format(*args[:1])
+
+
+# first(xs, default) and last(xs, default): the index of the item they return
+_ENDS = {"first": "0", "last": "-1"}
 
 
 def iter_src(fname: str, args: list[str], iterable: bool, const: Callable[[Any], str],
