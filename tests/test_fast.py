@@ -319,3 +319,27 @@ def test_an_end_of_a_list_and_a_printed_attribute_of_a_computed_object():
     c.s["places"]["b"] = []
     with pytest.raises(RuntimeProblem):
         f["top_side"](c, "b")
+
+
+def test_a_record_read_through_a_computed_object_does_not_run_the_checked_form():
+    # A fast form that raises runs its whole checked form again, so a common value (a
+    # record, not an entity) must be read without raising.
+    from interpreter.lang.fast import seal
+    load_all()
+    env = Env(functions={"first_side": ("rs",)}, positional={"first_side"}, objects={"x1", "x2"},
+              props=PROPS, attributes={"side"})
+    assert Compiler(env).positional("first_side", "first(rs).side", ("rs",)) is not None
+    seal(env)
+    f = env.compiled["first_side"]
+    c = ctx()
+    assert f(c, ["x2"]) == 1                     # compiles it
+    ns = f.__globals__
+    checked = [k for k in f.__code__.co_names if k[0] == "k" and k[1:].isdigit() and callable(ns[k])]
+    assert checked
+    calls = []
+    for k in checked:
+        ns[k] = (lambda fn: lambda *a: calls.append(1) or fn(*a))(ns[k])
+    assert f(c, [{"side": 5}]) == 5 and f(c, ["x1"]) == 0 and f(c, ["x2"]) == 1
+    assert calls == []
+    with pytest.raises(RuntimeProblem):          # nothing to read: the same problem as before
+        f(c, [])

@@ -415,12 +415,13 @@ class ExpressionCompiler:
         dear to repeat or the name is neither."""
         checked = out = f"_attr(c, {base}, {name!r})"
         if not fastsrc.CHEAP.match(base):
-            # computed once: while the name is printed only, its table answers, and
-            # anything it has no entry for (not an entity, no such property) raises, so
-            # the checked form answers instead (fast forms fall back on an error)
+            # computed once, so read by a call: the table while the name is printed only,
+            # else (not an entity, a record, a player) as `_attr` reads it; never by
+            # raising, since a fast form that raises runs its whole checked form again
             if not self.env.props or name in self.env.player_vars:
                 return None
-            return f"({self.static_table(name)}[{base}] if {fastsrc.printed_flag(self.env, name)} else {checked})"
+            fastsrc.printed_flag(self.env, name)         # its flag, kept in _PR
+            return f"_pattr(c, {base}, {name!r}, {self.static_table(name)}, _PR)"
         if self.env.props and (name not in self.env.player_vars
                                or any(name in props for props in self.env.props.values())):
             table = self.static_table(name)

@@ -38,6 +38,23 @@ def attr(c: Ctx, x: Any, name: str) -> Any:
     return get_attr(c, x, name)
 
 
+def printed_attr(c: Ctx, x: Any, name: str, table: dict, printed: dict) -> Any:
+    """x.name where no object can have `name` of its own while printed[name] holds: its
+    printed value at once, from the table of every entity's (lang/fast.py)."""
+    t = type(x)
+    if t is str:
+        if printed[name]:
+            v = table.get(x, _ABSENT)
+            if v is not _ABSENT:
+                return v
+    elif t is dict and name in x:           # a record's field
+        return x[name]
+    return attr(c, x, name)
+
+
+_ABSENT = object()
+
+
 def item(seq: Any, k: Any) -> Any:
     """seq[k]."""
     try:
@@ -165,7 +182,7 @@ def missing(name: str) -> RuntimeProblem:
     return RuntimeProblem(f"'{name}' has no value here")
 
 
-NAMESPACE = {"_attr": attr, "_item": item, "_call": call, "_each": each, "_op": op, "_add": add, "_sub": sub,
+NAMESPACE = {"_attr": attr, "_pattr": printed_attr, "_item": item, "_call": call, "_each": each, "_op": op, "_add": add, "_sub": sub,
              "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players, "_missing": missing,
              "_RP": RuntimeProblem, "_NONE1": (None,), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
              "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call,
