@@ -93,3 +93,42 @@ def test_entries_of_shipped_games_are_named_by_content_not_by_place(monkeypatch,
         assert here == there != parser._entry.__wrapped__(str(tmp_path / "elsewhere" / "pig"))
     finally:
         cache.cache_dir.cache_clear()
+
+
+def test_a_games_compiled_code_serves_the_next_process(monkeypatch, tmp_path):
+    # load/code_cache.py: the Python a game's rules become is compiled once, kept at the
+    # end of the process, and read by the next one instead of compiled again; the same game
+    # plays the same; a broken entry is a miss.
+    from pathlib import Path
+
+    from interpreter.lang import expressions
+    from interpreter.load import code_cache
+    from interpreter.load.build import build
+    from interpreter.records import make_record
+    folder = Path(__file__).resolve().parents[1] / "definitions" / "tic-tac-toe"
+    _fresh(monkeypatch, str(tmp_path))
+    compiles = []
+    real = compile
+    monkeypatch.setattr(expressions, "compile", lambda *a: compiles.append(a[1]) or real(*a), raising=False)
+
+    def a_process() -> str:
+        monkeypatch.setattr(code_cache, "_STORES", {})         # what a new process holds
+        game, diags = build(folder, [])
+        assert not diags
+        state = game.new_initial_state(2, 3)
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[-1])
+        for store in code_cache._STORES.values():
+            store.save()                                     # as it would at its end
+        return make_record(state)["final_state_sha256"]
+
+    try:
+        first = a_process()
+        assert compiles and list(tmp_path.glob("code-*.bin"))
+        compiles.clear()
+        assert a_process() == first and compiles == []
+        for entry in tmp_path.glob("code-*.bin"):
+            entry.write_bytes(b"\x00garbage")
+        assert a_process() == first and compiles
+    finally:
+        cache.cache_dir.cache_clear()

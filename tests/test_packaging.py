@@ -32,7 +32,7 @@ def test_wheel_contains_data_files(tmp_path):
     kinds = {n.split("/")[-1].split("-")[1] for n in names if n.startswith("interpreter/_data/seed-cache/schema-")}
     assert {"game", "cards", "components", "board", "rules", "variant", "scenario"} <= kinds
     seeded = {n.split("/")[-1].split("-")[0] for n in names if n.startswith("interpreter/_data/seed-cache/")}
-    assert {"yaml", "valid", "trees"} <= seeded and "validate" not in seeded   # the shipped games, read
+    assert {"yaml", "valid", "trees", "code"} <= seeded and "validate" not in seeded   # the shipped games, read and run
     for static in ("index.html", "app.js", "app.css"):      # the web page ships with cairn serve
         assert f"interpreter/web/static/{static}" in names
 

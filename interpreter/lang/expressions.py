@@ -92,8 +92,15 @@ def _compiled(fn: FunctionType) -> FunctionType:
         text = getattr(fn, "lazy", None)
         if text is None:                    # another thread compiled it meanwhile
             return fn
-        module = compile(text, f"<{getattr(fn, 'origin', 'effect')}>", "exec")
-        fn.__code__ = next(k for k in module.co_consts if isinstance(k, CodeType))
+        origin = f"<{getattr(fn, 'origin', 'effect')}>"
+        kept = fn.__globals__.get("_CODES")      # compiled by an earlier process (load/code_cache.py)
+        code = kept.get(origin, text) if kept is not None else None
+        if code is None:
+            module = compile(text, origin, "exec")
+            code = next(k for k in module.co_consts if isinstance(k, CodeType))
+            if kept is not None:
+                kept.put(origin, text, code)
+        fn.__code__ = code
         fn.__kwdefaults__ = None
         del fn.lazy
     return fn

@@ -23,7 +23,7 @@ from ..lang import fast as fastsrc, memo, runner
 from ..lang.parser import SyntaxProblem, kept_trees, parse
 from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
-from . import abilities, citations, objects, structure, terminal
+from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variant
@@ -128,6 +128,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     params = _params(cx)
     cx.comp = Compiler(_env(spec, world, params))
     cx.comp.env.lean = cx.lean
+    if not cx.lean:                 # a lean build runs next to nothing: no code to keep
+        cx.comp.ns["_CODES"] = code_cache.store_for(folder)
     if cx.lean:
         memo.watch(cx.comp.env)     # its programs may be taken by, or from, another check's builds
     _function_trees(cx)

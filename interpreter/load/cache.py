@@ -53,10 +53,11 @@ LIMIT = 256 * 2**20     # bytes the cache may hold; past it, the entries used lo
 _STORED = 0             # entries this process wrote (it looks at the cache's size now and then)
 
 
-def read_bytes(name: str) -> bytes | None:
+def read_bytes(name: str, base: Path | None = None) -> bytes | None:
     """Returns an entry's bytes (and marks it used), or None; an entry the cache lacks may
-    come from the seed a wheel ships (seed.py)."""
-    base = cache_dir()
+    come from the seed a wheel ships (seed.py). `base`: the cache folder to read (default:
+    the current one)."""
+    base = base or cache_dir()
     if base is None:
         return None
     try:
@@ -95,9 +96,10 @@ def prune(base: Path, limit: int = LIMIT) -> None:
             return
 
 
-def write_bytes(name: str, data: bytes) -> None:
-    """Writes an entry atomically (another process may be reading or writing it too)."""
-    base = cache_dir()
+def write_bytes(name: str, data: bytes, base: Path | None = None) -> None:
+    """Writes an entry atomically (another process may be reading or writing it too), into
+    the cache folder, or into `base` (the folder that was the cache when it was read)."""
+    base = base or cache_dir()
     if base is None:
         return
     try:

@@ -2,7 +2,8 @@
 
 The first run after an install would otherwise build the effect grammar's parser tables
 (lark) and turn every schema into a compiled check (fastjsonschema), about a second
-before anything of the game is read, and then read, check and parse the game's files.
+before anything of the game is read, and then read, check and parse the game's files,
+and compile the Python its rules become (the code of one random game each is kept).
 All of it is a pure function of Cairn's own files and of the library versions, and the
 cache entries are named by exactly those, so the wheel carries them as a seed: a cache
 entry that is missing is read from the seed, if the seed has one of that name. An entry
@@ -18,6 +19,7 @@ import shutil
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 SEED = "seed-cache"
 GRAMMAR = "effect-grammar.lark-cache"
@@ -58,7 +60,7 @@ def grammar_tables(base: Path) -> None:
 # Entries named by what they are derived from alone (no path, no user's folder): these
 # serve an installed copy as they served the build. validate's verdicts are not among
 # them (named by the working folder and by where Cairn is installed).
-PORTABLE = ("schema-", "yaml-", "valid-", "trees-", "board-")
+PORTABLE = ("schema-", "yaml-", "valid-", "trees-", "board-", "code-")
 
 
 def fill() -> list[str]:
@@ -68,6 +70,7 @@ def fill() -> list[str]:
     from ..cli.inspect_cmds import verdict
     from ..lang.parser import _parser
     from . import cache
+    from . import code_cache
     from .build import load_game
     from .files import data_root, definitions_root, fast_check
     base = cache.cache_dir()
@@ -82,8 +85,21 @@ def fill() -> list[str]:
         problems, _checked = verdict(folder.name, folder, [])
         if problems:
             raise SystemExit(f"{folder.name} does not validate: {problems[0]}")
-        load_game(folder)
+        _play_once(load_game(folder))
+    for store in code_cache._STORES.values():
+        store.save()
     return sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith(PORTABLE))
+
+
+def _play_once(game: Any) -> None:
+    """Plays one game of random choices, with a log, at the most players the game takes:
+    what it runs is compiled, and kept (code_cache.py)."""
+    import random
+    rnd = random.Random(1)
+    state = game.new_initial_state(game.max_players, 1)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rnd.randrange(len(legal))])
 
 
 if __name__ == "__main__":
