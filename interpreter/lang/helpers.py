@@ -182,8 +182,8 @@ def missing(name: str) -> RuntimeProblem:
     return RuntimeProblem(f"'{name}' has no value here")
 
 
-NAMESPACE = {"_attr": attr, "_pattr": printed_attr, "_item": item, "_call": call, "_each": each, "_op": op, "_add": add, "_sub": sub,
-             "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players, "_missing": missing,
-             "_RP": RuntimeProblem, "_NONE1": (None,), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
+NAMESPACE = {"_attr": attr, "_pattr": printed_attr, "_item": item, "_call": call, "_each": each, "_op": op,
+             "_add": add, "_sub": sub, "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players,
+             "_missing": missing, "_RP": RuntimeProblem, "_NONE1": (None,), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
              "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call,
              "_one": one_option}

@@ -128,10 +128,10 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     params = _params(cx)
     cx.comp = Compiler(_env(spec, world, params))
     cx.comp.env.lean = cx.lean
-    if not cx.lean:                 # a lean build runs next to nothing: no code to keep
-        cx.comp.ns["_CODES"] = code_cache.store_for(folder)
     if cx.lean:
         memo.watch(cx.comp.env)     # its programs may be taken by, or from, another check's builds
+    else:                           # (a lean build runs next to nothing: no code to keep)
+        cx.comp.ns["_CODES"] = code_cache.store_for(folder)
     _function_trees(cx)
     inside = structure.scopes(cx)
     _procedures(cx)
