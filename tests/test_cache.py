@@ -132,3 +132,29 @@ def test_a_games_compiled_code_serves_the_next_process(monkeypatch, tmp_path):
         assert a_process() == first and compiles
     finally:
         cache.cache_dir.cache_clear()
+
+
+def test_a_code_entry_keeps_what_was_used_when_it_is_full(monkeypatch, tmp_path):
+    # Each edit of a rule adds a code object; past MAX_CODES the save drops first what the
+    # process did not use (old versions of edited rules), so the entry stays bounded.
+    from interpreter.load import code_cache
+    _fresh(monkeypatch, str(tmp_path))
+    monkeypatch.setattr(code_cache, "_STORES", {})
+    monkeypatch.setattr(code_cache, "MAX_CODES", 3)
+    try:
+        code = compile("x = 1", "<t>", "exec")
+        old = code_cache.store_for(tmp_path)
+        for i in range(3):
+            old.put("<t>", f"old {i}", code)
+        old.save()
+        monkeypatch.setattr(code_cache, "_STORES", {})        # a later process uses one of them
+        new = code_cache.store_for(tmp_path)
+        assert new.get("<t>", "old 2") is not None
+        new.put("<t>", "new", code)
+        new.save()
+        monkeypatch.setattr(code_cache, "_STORES", {})
+        kept = code_cache.store_for(tmp_path)
+        assert kept.get("<t>", "new") is not None and kept.get("<t>", "old 2") is not None
+        assert len(kept.codes) == 3 and kept.get("<t>", "old 1") is None
+    finally:
+        cache.cache_dir.cache_clear()

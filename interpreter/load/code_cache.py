@@ -21,7 +21,9 @@ from types import CodeType
 
 from . import cache
 
-MAX_CODES = 20_000          # code objects one entry keeps (a game compiles about 400 a run)
+# Code objects one entry keeps: a game compiles about 400 a run, and each edit of a rule
+# adds one; past this, the code this process did not use is dropped first at the save.
+MAX_CODES = 2_000
 
 _STORES: dict[tuple[Path, str], "CodeStore"] = {}   # (cache folder, entry name) -> store
 _LOCK = threading.Lock()
@@ -33,20 +35,23 @@ class CodeStore:
     def __init__(self, name: str, base: Path):
         self.name, self.base = name, base         # written back where it was read from
         self.codes: dict[tuple[str, str], CodeType] | None = None
+        self.used: set[tuple[str, str]] = set()    # read or compiled by this process
         self.added = 0
         self.registered = False
 
     def get(self, origin: str, text: str) -> CodeType | None:
         if self.codes is None:
             self.codes = _read(self.name, self.base)
-        return self.codes.get((origin, text))
+        code = self.codes.get((origin, text))
+        if code is not None:
+            self.used.add((origin, text))
+        return code
 
     def put(self, origin: str, text: str, code: CodeType) -> None:
         if self.codes is None:
             self.codes = _read(self.name, self.base)
-        if len(self.codes) >= MAX_CODES:
-            return
         self.codes[(origin, text)] = code
+        self.used.add((origin, text))
         self.added += 1
         if not self.registered:
             self.registered = True
@@ -56,6 +61,9 @@ class CodeStore:
         """Writes what this process compiled, with what it read (another process may have
         written the entry meanwhile: the last to end keeps its own)."""
         if self.added and self.codes is not None:
+            if len(self.codes) > MAX_CODES:
+                kept = sorted(self.codes, key=lambda k: k not in self.used)[:MAX_CODES]
+                self.codes = {k: self.codes[k] for k in kept}
             cache.write_bytes(self.name, marshal.dumps(self.codes), self.base)
             self.added = 0
 
