@@ -28,6 +28,17 @@ OPS = {"EXPR": EXPR, "LET": LET, "SETATTR": SETATTR, "SETGAME": SETGAME, "JUMP":
 WINDOW = "engine:window"   # the program that offers activated abilities (see load/abilities.py)
 
 
+def _offers(window: str, player: Callable, usable: Callable) -> Callable:
+    """Returns whether a window must be opened: a seat with an ability to use there, or a
+    value that is no seat (the window's own program then reports it)."""
+    def offers(c: Any) -> bool:
+        p = player(c)
+        if type(p) is not int or not 0 <= p < c.s["n"]:
+            return True
+        return bool(usable(c, window, p))
+    return offers
+
+
 @dataclass
 class Program:
     """A compiled effect: instructions plus, for each, where it came from."""
@@ -381,7 +392,14 @@ class Compiler(ExpressionCompiler):
         name = str(args[0].children[0])[1:-1]
         self.effect("window", name)
         p = self.expr(args[1])
+        if self.impure:                 # the player is computed once, by the call
+            self.emit_ins((CALL, WINDOW, lambda c: {"w": name, "p": p(c)}, None), node)
+            return
+        # A window that offers the player nothing (the common case in a playout) costs no
+        # call; one that may offer something, or a player the window would refuse, calls.
+        at = self.emit_ins((JUMPF, _offers(name, p, INTERNAL["_usable"].impl), -1), node)
         self.emit_ins((CALL, WINDOW, lambda c: {"w": name, "p": p(c)}, None), node)
+        self.patch(at, len(self.code))
 
     def proc_args(self, node: Tree, fname: str) -> Callable:
         params = self.env.procedures[fname]
