@@ -275,3 +275,17 @@ def test_a_rule_may_offer_abilities_in_its_own_decision(relay):
     scenario(relay, players=1, given={"places": {"bench/0": ["spark"]}}, start=text + "\nlet c = choose([1, 2], player=0)",
              when=["Zap: pay 1 point, gain 3"],
              then=["0.score == 4", {"options": ["1", "2"]}])
+
+
+def test_a_window_that_offers_nothing_is_not_opened(relay):
+    # window("act", p) with no ability p may use there costs no call of the window's program
+    # (engine:window); with one to offer, the window opens as before.
+    from interpreter.scenarios import setup_state
+    for places, opened in (({"hand/0": ["spark"]}, False), ({"bench/0": ["spark"]}, True)):
+        relay.trace = set()
+        try:
+            setup_state(relay, {"name": "w", "players": 1, "given": {"places": places},
+                                "start": 'window("act", 0)'})
+            assert ("engine:window" in relay.trace) is opened
+        finally:
+            relay.trace = None
