@@ -152,3 +152,32 @@ def test_games_of_one_fresh_compile_in_several_threads_play_as_alone():
     for t in threads:
         t.join()
     assert together == alone
+
+
+def test_a_runner_is_written_alike_whatever_ran_first(monkeypatch):
+    # Runners are written when their program first runs; the names of the values they
+    # use must not depend on which ran first, or the compiled code kept between processes
+    # (load/code_cache.py) would never be found again.
+    from collections import defaultdict
+
+    from interpreter.lang import expressions
+    from interpreter.load import code_cache
+    monkeypatch.setattr(code_cache, "store_for", lambda folder: None)     # compile every text
+    written: dict[str, list[str]] = defaultdict(list)
+    real = compile
+    monkeypatch.setattr(expressions, "compile",
+                        lambda text, origin, mode: written[origin].append(text) or real(text, origin, mode),
+                        raising=False)
+
+    def runners(seeds: list[int]) -> dict[str, list[str]]:
+        written.clear()
+        game = build(GAMES / "big-foot", [])[0]
+        for seed in seeds:
+            state = game.new_initial_state(3, seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[seed % len(legal)])
+        return {o: sorted(t for t in texts if t.startswith("def _r(")) for o, texts in written.items()}
+
+    first, second = runners([1, 2]), runners([2, 1])
+    assert first == second and sum(map(len, first.values())) > 5

@@ -11,6 +11,7 @@ instruction needs is one function, compiled from that source.
 """
 from __future__ import annotations
 
+import hashlib
 import operator
 import re
 import threading
@@ -73,6 +74,11 @@ class Env:
     printed: dict[str, bool] = field(default_factory=dict)   # name -> no object can hide it (_PR)
     sealed: list[bool] = field(default_factory=lambda: [False])   # every program of the build compiled
 
+
+
+def _const_key(value: Any) -> Any:
+    """A plain value is named by what it is, anything else by its identity."""
+    return (type(value).__name__, repr(value)) if isinstance(value, (str, int, bool, type(None))) else id(value)
 
 
 def _lazy(*args: Any, _fn: Any = None) -> Any:
@@ -143,6 +149,7 @@ class ExpressionCompiler:
         self.ns["_U"] = env.compiled       # the data functions, by name (compiler.positional)
         self.ns["_PR"] = env.printed       # the attributes no object can have of its own (fast.py)
         self.consts: dict[Any, str] = {}
+        self.built_consts: int | None = None   # how many the build named (runner.attach sets it)
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
         self.reads: set[str] = set()     # program locals the expression being built reads
         self.fast = False                # building a data function's fast form (fast.py)
@@ -163,13 +170,34 @@ class ExpressionCompiler:
 
     def const(self, value: Any) -> str:
         """Returns the name under which the generated code finds a fixed value."""
-        key = (type(value).__name__, repr(value)) if isinstance(value, (str, int, bool, type(None))) else id(value)
+        key = _const_key(value)
         name = self.consts.get(key)
         if name is None:
             name = f"k{len(self.consts)}"
             self.consts[key] = name
             self.ns[name] = value
         return name
+
+    def scoped_const(self, scope: str) -> Callable[[Any], str]:
+        """Returns how code written after the build (a program's runner, on its first run)
+        names fixed values: a value the build named keeps its name, any other gets a name
+        of this scope. So the text is the same whatever ran first in the process, and its
+        compiled code is found again (load/code_cache.py)."""
+        tag = "r" + hashlib.sha1(scope.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        built = len(self.consts) if self.built_consts is None else self.built_consts
+        own: dict[Any, str] = {}
+
+        def const(value: Any) -> str:
+            key = _const_key(value)
+            name = self.consts.get(key)
+            if name is not None and int(name[1:]) < built:
+                return name
+            name = own.get(key)
+            if name is None:
+                name = own[key] = f"{tag}_{len(own)}"
+                self.ns[name] = value
+            return name
+        return const
 
     def function(self, src: str) -> Callable:
         """Returns the function of one expression's source."""

@@ -268,6 +268,7 @@ def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], com
     (most of a game's programs never run in one process, and writing them all cost a
     seventh of a build). Done once the whole game is compiled: which procedures never
     stop depends on every program, the replacement abilities and the listeners."""
+    comp.built_consts = len(comp.consts)      # runners name what else they need per program
     emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
     silent = frozenset(emitted - listened)
     within = Within(never_stopping(programs, replaced, silent), silent)
@@ -279,7 +280,7 @@ def _lazy(key: str, prog: Any, within: Within, comp: Any) -> Callable:
     def first(c: Any, pc: int) -> int:
         with WRITING:                    # games of one compile may start in several threads (web)
             if prog.runner is first:
-                text = runner_text(prog.code, comp.const, within)
+                text = runner_text(prog.code, comp.scoped_const(key), within)
                 comp.origin = key           # its name in tracebacks and profiles
                 prog.runner = comp.define(text) if text is not None else None
         if prog.runner is None:
