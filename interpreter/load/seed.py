@@ -3,7 +3,7 @@
 The first run after an install would otherwise build the effect grammar's parser tables
 (lark) and turn every schema into a compiled check (fastjsonschema), about a second
 before anything of the game is read, and then read, check and parse the game's files,
-and compile the Python its rules become (the code of one random game each is kept).
+and compile the Python its rules become (the code of a random game or two each is kept).
 All of it is a pure function of Cairn's own files and of the library versions, and the
 cache entries are named by exactly those, so the wheel carries them as a seed: a cache
 entry that is missing is read from the seed, if the seed has one of that name. An entry
@@ -92,14 +92,15 @@ def fill() -> list[str]:
 
 
 def _play_once(game: Any) -> None:
-    """Plays one game of random choices, with a log, at the most players the game takes:
-    what it runs is compiled, and kept (code_cache.py)."""
+    """Plays a game of random choices, with a log, at the fewest and at the most players
+    the game takes: what they run is compiled, and kept (code_cache.py)."""
     import random
-    rnd = random.Random(1)
-    state = game.new_initial_state(game.max_players, 1)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply_action(legal[rnd.randrange(len(legal))])
+    for seed, n in enumerate(sorted({game.min_players, game.max_players})):
+        rnd = random.Random(seed)
+        state = game.new_initial_state(n, seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rnd.randrange(len(legal))])
 
 
 if __name__ == "__main__":
