@@ -111,6 +111,20 @@ def test_rng_is_stable_and_seed_sensitive():
     assert sorted(items) == list(range(10)) and items != list(range(10))
 
 
+def test_a_draw_takes_splitmix64_outputs_in_turn_rejecting_the_biased_ones():
+    # below() writes next_u64 out (it is every roll's and shuffle step's cost): same draws
+    def reference(d, n):
+        limit = ((1 << 64) // n) * n
+        while True:
+            d["rng"], v = rng.next_u64(d["rng"])
+            if v < limit:
+                return v % n
+    for n in (1, 2, 6, 7, 1000, 3 << 62):        # the last rejects a quarter of outputs
+        fast, slow = {"rng": rng.seed_state(n)}, {"rng": rng.seed_state(n)}
+        assert [rng.below(fast, n) for _ in range(200)] == [reference(slow, n) for _ in range(200)]
+        assert fast == slow
+
+
 def test_derived_seeds_do_not_depend_on_batching():
     assert [rng.derive(7, i) for i in range(5)] == [rng.derive(7, i) for i in range(5)]
     assert len({rng.derive(7, i) for i in range(1000)}) == 1000
