@@ -1,6 +1,7 @@
-"""Compares the CPU cost of `cairn validate` (or of `load_game`) in this tree and in
-another checkout, run alternately, best of N: each run is a fresh process, and its user+sys
-CPU seconds are what counts (wall time swings with everyone else's load).
+"""Compares the CPU cost of `cairn validate` (or of `load_game`, or of a whole `cairn play`
+of bots) in this tree and in another checkout, run alternately, best of N: each run is a
+fresh process, and its user+sys CPU seconds are what counts (wall time swings with
+everyone else's load).
 
     git worktree add /tmp/old 1b4e5e4            # or: git archive 1b4e5e4 | tar -x -C /tmp/old
     python3 tools/load_bench.py --old /tmp/old --what validate --modes off,cold,warm,edit
@@ -46,8 +47,10 @@ def run(tree: Path, game: str, mode: str, warm: str, what: str) -> float:
     if mode == "edit":
         for entry in Path(warm).glob("validate-*"):
             entry.unlink()
-    cmd = ([sys.executable, "-m", "interpreter", "validate", f"definitions/{game}"] if what == "validate"
-           else [sys.executable, "-c", LOAD, game])
+    cmd = {"validate": [sys.executable, "-m", "interpreter", "validate", f"definitions/{game}"],
+           "load_game": [sys.executable, "-c", LOAD, game],
+           "play": [sys.executable, "-m", "interpreter", "play", game, "--seats", "random,random,random",
+                    "--seed", "1"]}[what]
     try:
         return cpu(cmd, env, tree)
     finally:
@@ -58,7 +61,8 @@ def run(tree: Path, game: str, mode: str, warm: str, what: str) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, type=Path, help="another checkout of Cairn to compare with")
-    ap.add_argument("--what", choices=["validate", "load_game"], default="validate")
+    ap.add_argument("--what", choices=["validate", "load_game", "play"], default="validate",
+                    help="what each run does (play: a whole game of three random seats, seed 1)")
     ap.add_argument("--modes", default="off,cold,warm,edit")
     ap.add_argument("-n", type=int, default=3, help="runs of each, the best counts (default 3)")
     ap.add_argument("games", nargs="*", default=GAMES)
