@@ -112,7 +112,7 @@ def test_rng_is_stable_and_seed_sensitive():
 
 
 def test_a_draw_takes_splitmix64_outputs_in_turn_rejecting_the_biased_ones():
-    # below() writes next_u64 out (it is every roll's and shuffle step's cost): same draws
+    # below() takes next_u64's outputs in turn, rejecting those past the last whole range
     def reference(d, n):
         limit = ((1 << 64) // n) * n
         while True:

@@ -30,11 +30,8 @@ def below(d: dict, n: int) -> int:
         raise ValueError("below() needs n >= 1")
     limit = ((1 << 64) // n) * n
     s = d["rng"]
-    while True:                     # next_u64, written out: every roll and shuffle step
-        s = (s + GOLDEN) & MASK
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        v = z ^ (z >> 31)
+    while True:
+        s, v = next_u64(s)
         if v < limit:
             d["rng"] = s
             return v % n

@@ -392,14 +392,13 @@ class Compiler(ExpressionCompiler):
         name = str(args[0].children[0])[1:-1]
         self.effect("window", name)
         p = self.expr(args[1])
-        if self.impure:                 # the player is computed once, by the call
-            self.emit_ins((CALL, WINDOW, lambda c: {"w": name, "p": p(c)}, None), node)
-            return
         # A window that offers the player nothing (the common case in a playout) costs no
         # call; one that may offer something, or a player the window would refuse, calls.
-        at = self.emit_ins((JUMPF, _offers(name, p, INTERNAL["_usable"].impl), -1), node)
+        # (A player computed with effects is computed once, by the call.)
+        at = None if self.impure else self.emit_ins((JUMPF, _offers(name, p, INTERNAL["_usable"].impl), -1), node)
         self.emit_ins((CALL, WINDOW, lambda c: {"w": name, "p": p(c)}, None), node)
-        self.patch(at, len(self.code))
+        if at is not None:
+            self.patch(at, len(self.code))
 
     def proc_args(self, node: Tree, fname: str) -> Callable:
         params = self.env.procedures[fname]

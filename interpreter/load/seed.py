@@ -85,13 +85,13 @@ def fill() -> list[str]:
         problems, _checked = verdict(folder.name, folder, [])
         if problems:
             raise SystemExit(f"{folder.name} does not validate: {problems[0]}")
-        _play_once(load_game(folder))
+        _play_random(load_game(folder))
     for store in code_cache._STORES.values():
         store.save()
     return sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith(PORTABLE))
 
 
-def _play_once(game: Any) -> None:
+def _play_random(game: Any) -> None:
     """Plays a game of random choices, with a log, at the fewest and at the most players
     the game takes: what they run is compiled, and kept (code_cache.py)."""
     import random
