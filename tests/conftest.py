@@ -17,16 +17,21 @@ def own_cache(tmp_path_factory):
     """Keeps Cairn's cache in a folder of the test session's own: the tests build hundreds
     of throwaway copies of games, whose cache entries would only fill the user's cache
     (and a test must not pass or fail by what an earlier run left there)."""
-    from interpreter.load import cache
-    before = os.environ.get("CAIRN_CACHE")
+    from interpreter.load import cache, seed
+    # the seed an editable install wrote into this checkout is left out too (CI has none)
+    before = {k: os.environ.get(k) for k in ("CAIRN_CACHE", "CAIRN_SEED")}
     os.environ["CAIRN_CACHE"] = str(tmp_path_factory.mktemp("cairn-cache"))
+    os.environ["CAIRN_SEED"] = "off"
     cache.cache_dir.cache_clear()
+    seed.seed_dir.cache_clear()
     yield
-    if before is None:
-        os.environ.pop("CAIRN_CACHE", None)
-    else:
-        os.environ["CAIRN_CACHE"] = before
+    for k, v in before.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
     cache.cache_dir.cache_clear()
+    seed.seed_dir.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,8 @@
 are current."""
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -84,3 +86,29 @@ def test_an_isolated_build_ships_the_seed_too(tmp_path):
     names = zipfile.ZipFile(next(tmp_path.glob("cairn-*.whl"))).namelist()
     assert "interpreter/_data/seed-cache/effect-grammar.lark-cache" in names
     assert any(n.startswith("interpreter/_data/seed-cache/trees-") for n in names)
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="not a source checkout")
+def test_an_editable_install_seeds_its_checkout(tmp_path):
+    # `pip install -e .` runs the source tree itself: the hook puts the seed into its
+    # `seed-cache` folder, which that tree then reads (interpreter/load/seed.py).
+    tree = tmp_path / "tree"
+    for part in ("interpreter", "definitions", "schemas", "grammar"):
+        shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__", "seed-cache"))
+    for part in ("pyproject.toml", "hatch_build.py", "README.md"):
+        shutil.copy(ROOT / part, tree / part)
+    (tree / "seed-cache").mkdir()
+    (tree / "seed-cache" / "stale-entry").write_text("from an earlier install")
+    env = {k: v for k, v in os.environ.items() if k not in ("CAIRN_CACHE", "CAIRN_SEED")}
+    proc = subprocess.run([sys.executable, "-c", "import sys; from hatchling.build import build_editable; "
+                           "print(build_editable(sys.argv[1]))", str(tmp_path / "wheel")],
+                          cwd=tree, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    names = {p.name for p in (tree / "seed-cache").iterdir()}
+    assert "effect-grammar.lark-cache" in names and "stale-entry" not in names
+    assert {"trees", "code"} <= {n.split("-")[0] for n in names}
+    wheel = zipfile.ZipFile(next((tmp_path / "wheel").glob("cairn-*.whl"))).namelist()
+    assert not any("seed-cache" in n for n in wheel)
+    found = subprocess.run([sys.executable, "-c", "from interpreter.load.seed import seed_dir; print(seed_dir())"],
+                           cwd=tree, env=dict(env, PYTHONPATH=str(tree)), capture_output=True, text=True)
+    assert found.stdout.strip() == str(tree / "seed-cache"), found.stderr

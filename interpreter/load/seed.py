@@ -27,8 +27,11 @@ GRAMMAR = "effect-grammar.lark-cache"
 
 @lru_cache(maxsize=1)
 def seed_dir() -> Path | None:
-    """Returns the shipped seed folder (in an installed wheel), or None (looked for once:
-    every entry a first run misses asks)."""
+    """Returns the seed folder (in an installed wheel; in a source checkout, the one an
+    editable install wrote), or None: none there, or `CAIRN_SEED=off`. Looked for once:
+    every entry a first run misses asks."""
+    if os.environ.get("CAIRN_SEED") == "off":
+        return None
     from .files import data_root
     where = data_root() / SEED
     return where if where.is_dir() else None
