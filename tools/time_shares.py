@@ -111,16 +111,20 @@ def bound(by_share: Counter, total: int) -> float:
     return total / rest if rest else float("inf")
 
 
-def sample(tree: Path, game: str, players: int, games: int, rate: int, loop: str) -> str:
+def sample(tree: Path, game: str, players: int, games: int, rate: int, loop: str) -> tuple[str, str]:
+    """Returns py-spy's raw samples of the games, and what the run wrote to stderr."""
     spy = shutil.which("py-spy")
     if spy is None:
         raise SystemExit("py-spy is not installed: pip install '.[bench]'")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "samples.txt"
-        subprocess.run([spy, "record", "--format", "raw", "--rate", str(rate), "--output", str(out), "--",
-                        sys.executable, "-c", RUNNER, str(tree), game, str(players), str(games), loop],
-                       check=True, capture_output=True)
-        return out.read_text()
+        done = subprocess.run([spy, "record", "--format", "raw", "--rate", str(rate), "--output", str(out), "--",
+                               sys.executable, "-c", RUNNER, str(tree), game, str(players), str(games), loop],
+                              capture_output=True, text=True)
+        if done.returncode != 0 or not out.is_file():
+            # py-spy needs to read another process's memory (ptrace): some containers forbid it
+            raise SystemExit(f"py-spy could not sample the games:\n{done.stderr[-1500:]}")
+        return out.read_text(), done.stderr
 
 
 def main() -> None:
@@ -134,9 +138,11 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=8, help="modules or rules listed per share")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    by_share, by_detail, total = shares(sample(ROOT, args.game, args.players, args.games, args.rate, args.loop))
+    raw, errors = sample(ROOT, args.game, args.players, args.games, args.rate, args.loop)
+    by_share, by_detail, total = shares(raw)
     if not total:
-        raise SystemExit("no sample was taken inside the timed games (too few games?)")
+        raise SystemExit("no sample was taken inside the timed games (too few games, or they failed):\n"
+                         + errors[-1500:])
     row = {"game": args.game, "players": args.players, "samples": total,
            "shares": {k: round(100 * v / total, 1) for k, v in by_share.most_common()},
            "bound_without_machinery": round(bound(by_share, total), 2)}
