@@ -7,9 +7,38 @@ from pathlib import Path
 import pytest
 
 from interpreter.load.build import load_game
+from needs import NEEDS, SKIP_PREFIX, require
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFINITIONS = ROOT / "definitions"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", f"needs(name): the test needs a system package ({', '.join(NEEDS)}); "
+                                       "skipped without it, failed without it under CI")
+
+
+def pytest_runtest_setup(item):
+    """Before any fixture of the test starts a browser: is what it needs there?"""
+    for mark in item.iter_markers("needs"):
+        require(*mark.args)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Says at the end of the run which tests were skipped for want of a system package,
+    and how to get it (pytest -q alone prints only a count of skips)."""
+    wanting: dict[str, list[str]] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        reason = reason.removeprefix("Skipped: ")
+        if reason.startswith(SKIP_PREFIX):
+            wanting.setdefault(reason.removeprefix(SKIP_PREFIX), []).append(report.nodeid.split("::")[0])
+    if not wanting:
+        return
+    terminalreporter.write_sep("-", "skipped: tests that need a system package")
+    for what, files in wanting.items():
+        where = ", ".join(f"{f} ({files.count(f)})" for f in dict.fromkeys(files))
+        terminalreporter.write_line(f"{len(files)} skipped for want of {what}: {where}")
 
 
 @pytest.fixture(scope="session", autouse=True)

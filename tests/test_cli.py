@@ -149,12 +149,27 @@ def test_simulate_is_deterministic(capsys):
     (["--games", "0"], "cairn: --games must be at least 1\n"),
     (["--players", "5"], "cairn: big-foot takes 2-4 players, got 5\n"),
     (["--agents", "wizard"], "cairn: unknown agent 'wizard'; known: "),
+    (["--players", "3", "--seats", "first,random"],
+     "cairn: --players 3 but --seats names 2 bots (first, random): give one bot per player, or one bot for every seat\n"),
 ])
 def test_simulate_usage_errors(capsys, argv, message):
     rc, out, err = run(capsys, "simulate", "big-foot", *argv)
     assert rc == 2
     assert out == ""
     assert err.startswith(message)
+
+
+@pytest.mark.parametrize("command", ["simulate", "balance"])
+def test_a_list_of_bots_is_the_number_of_players(capsys, command):
+    """`--seats a,b,c` plays three-player games: a batch of the default size dropped the
+    other bots without a word (one-player games won 100%). One bot fills every seat."""
+    rc, out, _ = run(capsys, command, "stonefire", "--seats", "first,random,random", "--games", "2", "--json", "--quiet")
+    assert rc == 0
+    said = json.loads(out).get("base", json.loads(out))     # balance nests its report
+    assert said["players"] == 3
+    rc, out, _ = run(capsys, command, "stonefire", "--seats", "first", "--players", "4", "--games", "1", "--json", "--quiet")
+    assert rc == 0
+    assert json.loads(out).get("base", json.loads(out))["players"] == 4
 
 
 # ---- play / replay ---------------------------------------------------------------

@@ -6,13 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from interpreter.cli.main import main
 from interpreter.rulesdoc import document, markdown
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT / "tools"))
+import web_screenshots as W  # noqa: E402  (the browser the web tests launch)
+sys.path.pop(0)
 
 
 def test_committed_rules_are_current():
@@ -27,6 +29,7 @@ def test_rules_show_the_structure_parameters_cards_and_variants():
         assert part in text, part
 
 
+@pytest.mark.needs("chromium")
 def test_rules_html_in_a_headless_browser(tmp_path, capsys):
     from playwright.sync_api import sync_playwright
     out = tmp_path / "big-foot.html"
@@ -34,7 +37,7 @@ def test_rules_html_in_a_headless_browser(tmp_path, capsys):
     shot = ROOT / "tests" / "screenshots"
     shot.mkdir(exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        browser = W.launch(p)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         page.goto(out.as_uri())
         assert page.title() == "Big Foot"

@@ -24,8 +24,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import web_screenshots as W  # noqa: E402  (the browser helpers the screenshot tool uses too)
 sys.path.pop(0)
 
-pytestmark = pytest.mark.skipif(not Path(W.CHROMIUM).exists(),
-                                reason=f"no Chromium at {W.CHROMIUM} (.ci/run installs Debian's chromium)")
+pytestmark = pytest.mark.needs("chromium")
 
 # game -> seed of a 2-player game (human seat 0 against a random bot)
 # (seeds of short games, picked among 150 by playing them out in Python: 29, 33, 39 and 60 clicks)

@@ -13,14 +13,14 @@ from ..balance.run import batch_report, compare, defs
 from ..batch import WorkerMismatch, keep
 from ..scale import ScaleError, backend
 from ..balance.text import render, render_compare
-from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
+from .common import UsageError, bot_seats, check_players, colour_ok, game_folder, load, plural, progress
 from .play_cmds import check_bot
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
     g = load(args.game, args.variant)
     # Seats are compared, so two players by default where the game allows it.
-    n = args.players if args.players is not None else max(g.min_players, min(2, g.max_players))
+    seats, n = bot_seats(args.seats, args.players, max(g.min_players, min(2, g.max_players)))
     check_players(g, n)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -30,7 +30,6 @@ def cmd_balance(args: argparse.Namespace) -> int:
         backend(args.workers, args.scheduler)
     except ScaleError as err:
         raise UsageError(f"--scheduler: {err}") from None
-    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     for s in seats:
         check_bot(s)
     other = None

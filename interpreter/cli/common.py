@@ -42,6 +42,22 @@ def check_players(g: CompiledGame, n: int) -> None:
         raise UsageError(f"{g.id} takes {span(g.min_players, g.max_players, 'player')}, got {n}")
 
 
+def bot_seats(spec: str | None, players: int | None, default_players: int) -> tuple[list[str], int]:
+    """Returns the bots of a batch of games (`--seats`, default random) and the number of
+    players. A list of N bots means N players: a batch of one-player games for the list
+    `mcts:50,random` would drop the second bot without a word. One bot serves every seat;
+    a list of another length than `--players` is an error naming both."""
+    names = [s.strip() for s in (spec or "random").split(",") if s.strip()]
+    if not names:
+        raise UsageError("--seats names no bot")
+    if players is None:
+        return names, len(names) if spec and len(names) > 1 else default_players
+    if len(names) > 1 and len(names) != players:
+        raise UsageError(f"--players {players} but --seats names {plural(len(names), 'bot')} ({', '.join(names)}): "
+                         "give one bot per player, or one bot for every seat")
+    return names, players
+
+
 def colour_ok(stream=sys.stderr) -> bool:
     """Whether to colour output: a terminal, and NO_COLOR not set (https://no-color.org)."""
     return stream.isatty() and not os.environ.get("NO_COLOR")

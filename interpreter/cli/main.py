@@ -183,13 +183,14 @@ def _play_commands(sub) -> None:
               "cairn simulate my-game --games 2000 --scheduler tcp://HOST:8786"],
              _command("play_cmds", "cmd_simulate"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
-    p.add_argument("--players", type=int, metavar="N", help="players a game (default: the fewest allowed)")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="players a game (default: one per bot of --seats, else the fewest allowed)")
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0)")
     _variant(p)
-    p.add_argument("--agents", "--seats", dest="agents", default="random", metavar="LIST",
-                   help="bots per seat, comma separated, the last repeated (default random): random, first, "
-                        "greedy, mcts:N (N playouts a move; options :depth=D:c=C), e.g. --seats mcts:200,random")
+    p.add_argument("--agents", "--seats", dest="agents", metavar="LIST",
+                   help="a bot per seat, comma separated, or one bot for every seat (default random): random, "
+                        "first, greedy, mcts:N (N playouts a move; options :depth=D:c=C), e.g. --seats mcts:200,random")
     p.add_argument("--rotate", action="store_true",
                    help="turn the seats game by game, so each seat position gets each bot equally")
     p.add_argument("--workers", type=int, default=1, metavar="K",
@@ -206,14 +207,15 @@ def _play_commands(sub) -> None:
              ["cairn balance my-game --games 200", "cairn balance my-game --seats mcts:100,random --games 40 --json",
               "cairn balance my-game --compare my-expansion --games 200 --html report/"], _command("balance_cmd", "cmd_balance"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
-    p.add_argument("--players", type=int, metavar="N", help="players a game (default 2, or the nearest the game allows)")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="players a game (default: one per bot of --seats, else 2 or the nearest the game allows)")
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0)")
     _variant(p)
     p.add_argument("--compare", action="append", default=[], metavar="V",
                    help="also play with this variant or expansion added and report what it shifts (repeatable)")
-    p.add_argument("--seats", default="random", metavar="LIST",
-                   help="bots, comma separated, the last repeated, rotated game by game (default random), "
+    p.add_argument("--seats", metavar="LIST",
+                   help="a bot per seat, comma separated, or one bot for every seat, rotated game by game (default random), "
                         "e.g. --seats mcts:100,greedy,random")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes to play in (default 1)")
     p.add_argument("--scheduler", metavar="ADDR", help="hand the games to a dask scheduler at this address")

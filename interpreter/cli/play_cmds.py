@@ -14,7 +14,7 @@ from ..batch import WorkerMismatch, keep, simulate
 from ..terminal.session import Quit, Session, load_save
 from ..records import RecordFileError, digest, make_record, read_records, replay, shape_problem
 from ..scale import ScaleError, backend
-from .common import UsageError, check_players, colour_ok, game_folder, load, plural, progress
+from .common import UsageError, bot_seats, check_players, colour_ok, game_folder, load, plural, progress
 
 
 def _seats(spec: str | None, n: int | None, default: str) -> list[str]:
@@ -108,13 +108,12 @@ def _run(session: Session, record: Path | None) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     g = load(args.game, args.variant)
-    n = args.players if args.players is not None else g.min_players
+    agents, n = bot_seats(args.agents, args.players, g.min_players)
     check_players(g, n)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
         check_bot(a, what="agent")
     try:
