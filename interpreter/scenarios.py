@@ -56,7 +56,7 @@ def game_key(folder: Path | str, variants: tuple) -> tuple:
 
 
 def _game_of(path: Path, data: dict, variants: tuple, games: dict, lean: bool = False) -> CompiledGame:
-    here = Path(path).parents[1]
+    here = Path(path).resolve().parents[1]     # a bare file name has no parents of its own
     where = here if (here / "game.yaml").is_file() else data["game"]
     key = game_key(where, variants)
     if key not in games:

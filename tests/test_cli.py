@@ -352,3 +352,14 @@ def test_play_prints_every_line_of_a_drawing_indented(capsys):
     at = next(i for i, line in enumerate(lines) if line.startswith("  map (m i f s"))
     rows = lines[at + 1:at + 4]
     assert all(row.startswith("  ") and "H" in row for row in rows), rows
+
+
+def test_scenarios_of_a_bare_file_name(capsys, tmp_path, monkeypatch):
+    """`cairn scenarios scenarios.yaml` in the expansion's own folder (a path with no folder
+    part had no parents to look for the game in: IndexError)."""
+    for name in ("lucky-charm.yaml", "scenarios.yaml"):
+        (tmp_path / name).write_text((ROOT / "docs" / "modding" / name).read_text("utf-8"), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run(capsys, "scenarios", "scenarios.yaml")
+    assert rc == 0, err
+    assert out.splitlines()[-1].endswith(" passed, 0 failed") and not out.startswith("0 passed")

@@ -47,3 +47,14 @@ def test_rules_html_in_a_headless_browser(tmp_path, capsys):
         page.screenshot(path=str(shot / "rules-big-foot.png"))
         browser.close()
     assert (shot / "rules-big-foot.png").stat().st_size > 10_000
+
+
+def test_rules_of_an_expansion_kept_in_a_file(tmp_path, capsys):
+    """An overlay given as a file is one of the chosen variants, not shown again as another
+    (which applied it twice: every entry 'already defined')."""
+    overlay = tmp_path / "lucky-charm.yaml"
+    overlay.write_text((ROOT / "docs" / "modding" / "lucky-charm.yaml").read_text("utf-8"), "utf-8")
+    assert main(["rules", "big-foot", "--variant", str(overlay)]) == 0
+    out, err = capsys.readouterr()
+    assert "Lucky Charm (lucky-charm)" in out and "already defined" not in out + err
+    assert "Deep Snow (deep-snow)" in out.split("## Variants and expansions")[1]
