@@ -15,7 +15,7 @@ from interpreter.load.build import load_game
 ROOT = Path(__file__).resolve().parents[1]
 
 SIM_KEYS = {"game", "players", "games", "finished", "mean_turns", "wins_by_seat",
-            "mean_score_by_seat", "digest", "playouts_per_s"}
+            "mean_score_by_seat", "digest", "games_per_s"}
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -135,7 +135,7 @@ def test_simulate_is_deterministic(capsys):
     assert len(a["wins_by_seat"]) == 4 and len(a["mean_score_by_seat"]) == 4
     assert sum(a["wins_by_seat"]) >= 20
     assert a["mean_turns"] > 0
-    assert a["playouts_per_s"] > 0
+    assert a["games_per_s"] > 0
     assert len(a["digest"]) == 64 and int(a["digest"], 16) >= 0
     b = simulate(capsys, 7)
     assert b["digest"] == a["digest"]

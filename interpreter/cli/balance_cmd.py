@@ -13,6 +13,7 @@ from ..balance.run import batch_report, compare, defs
 from ..batch import WorkerMismatch, keep
 from ..scale import ScaleError, backend
 from ..balance.text import render, render_compare
+from .results_cmd import store
 from .common import UsageError, bot_seats, check_players, colour_ok, game_folder, load, plural, progress
 from .play_cmds import check_bot
 
@@ -53,6 +54,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
                 return 1
             done += args.games
             out.append((rep, records))
+            store(args, "balance", other if variants != batches[0] else g, n, seats, True, records)
     base, base_records = out[0]
     shift = compare(base, out[1][0], base_records, out[1][1], defs(g)) if other else None
     data = {"base": base, **({"variant": out[1][0], "shift": shift} if other else {})}

@@ -77,6 +77,11 @@ def _variant(p: argparse.ArgumentParser, side: str = "") -> None:
                         "e.g. --variant my-variant")
 
 
+def _store(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", metavar="FILE", help="also append every game to this DuckDB file, to compare runs "
+                   "with SQL or `cairn results FILE` (pip install 'cairn[results]'), e.g. --store results.duckdb")
+
+
 def _json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
@@ -199,6 +204,7 @@ def _play_commands(sub) -> None:
                    help="play on dask: tcp://HOST:8786 for a running scheduler (docs/SCALE.md), "
                         "or 'local' for a local dask cluster of --workers processes; same results")
     p.add_argument("--records", metavar="FILE", help="write every game record here, one JSON object a line")
+    _store(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _json(p)
 
@@ -221,7 +227,13 @@ def _play_commands(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDR", help="hand the games to a dask scheduler at this address")
     p.add_argument("--html", metavar="DIR", help="also write index.html and its PNG plots into this folder "
                    "(needs matplotlib: pip install 'cairn[balance]')")
+    _store(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _json(p)
+
+    p = _sub(sub, "results", "what the runs stored in a results file (--store) played and who won",
+             ["cairn results results.duckdb", "cairn results results.duckdb --json"], _command("results_cmd", "cmd_results"))
+    p.add_argument("file", metavar="FILE", help="a DuckDB file written by simulate or balance --store")
     _json(p)
 
     p = _sub(sub, "replay", "re-run game records and check they end the same (exit 1 if not)",

@@ -14,6 +14,8 @@ from ..batch import WorkerMismatch, keep, simulate
 from ..terminal.session import Quit, Session, load_save
 from ..records import RecordFileError, digest, make_record, read_records, replay, shape_problem
 from ..scale import ScaleError, backend
+from ..engine.game import CompiledGame
+from .results_cmd import store
 from .common import UsageError, bot_seats, check_players, colour_ok, game_folder, load, plural, progress
 
 
@@ -146,20 +148,39 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for p in range(n):
             scores[p] += r["result"]["scores"][p]
     out = {"game": g.id, "variants": list(g.variants), "players": n, "games": args.games,
-           "seed": args.seed, "agents": agents, "finished": len(finished),
+           "seed": args.seed, "agents": agents, "rotated": args.rotate, "finished": len(finished),
            "aborted": [r["result"].get("aborted") for r in records if r not in finished][:5],
            "mean_turns": round(sum(r["turns"] for r in records) / len(records), 3),
            "mean_decisions": round(sum(len(r["actions"]) for r in records) / len(records), 3),
            "wins_by_seat": wins, "mean_score_by_seat": [round(s / len(records), 3) for s in scores],
            **({"win_rate_by_bot": by_bot(records)} if args.rotate or len(set(agents)) > 1 else {}),
            "digest": digest(records), "seconds": round(elapsed, 3), "workers": args.workers, "backend": where,
-           "playouts_per_s": round(len(records) / elapsed, 2) if elapsed > 0 else None}
-    if args.json:
-        print(json.dumps(out, ensure_ascii=False))
-    else:
-        for k, v in out.items():
-            print(f"{k:20} {v}")
+           "games_per_s": round(len(records) / elapsed, 2) if elapsed > 0 else None}
+    store(args, "simulate", g, n, agents, args.rotate, records)
+    print(json.dumps(out, ensure_ascii=False) if args.json else simulate_table(g, out))
     return 0 if len(finished) == len(records) else 1
+
+
+def simulate_table(g: CompiledGame, out: dict) -> str:
+    """Returns simulate's result as a person reads it: what was played, a row a seat, and
+    each bot's win rate with its interval when bots differ."""
+    n, games = out["players"], out["games"]
+    variants = f" + {', '.join(out['variants'])}" if out["variants"] else ""
+    lines = [f"{g.name}{variants}: {plural(n, 'player')}, {plural(games, 'game')} (seed {out['seed']}), "
+             f"{out['finished']} finished" + (f", aborted: {'; '.join(map(str, out['aborted']))}" if out["aborted"] else ""),
+             f"a game: {out['mean_turns']} turns, {out['mean_decisions']} decisions; "
+             f"{out['games_per_s']} games/s ({out['backend']}, {plural(out['workers'], 'worker')}); digest {out['digest'][:16]}",
+             "", f"{'seat':16} {'bot':14} {'wins':>6} {'win rate':>9} {'mean score':>11}"]
+    agents = out["agents"] or ["random"]
+    for p in range(n):
+        bot = "rotated" if out["rotated"] and len(set(agents)) > 1 else agents[min(p, len(agents) - 1)]
+        wins = out["wins_by_seat"][p]
+        lines.append(f"{g.player_name(p)[:16]:16} {bot[:14]:14} {wins:>6} {wins / games:>9.1%} "
+                     f"{out['mean_score_by_seat'][p]:>11}")
+    for bot, r in out.get("win_rate_by_bot", {}).items():
+        lines.append(f"{'':16} {bot[:14]:14} wins {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] of "
+                     f"{plural(r['n'], 'seat')} (equal bots: {r['baseline']:.1%})")
+    return "\n".join(lines)
 
 
 def by_bot(records: list[dict]) -> dict:
