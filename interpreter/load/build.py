@@ -21,8 +21,8 @@ from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang import fast as fastsrc, memo, runner
 from ..lang.parser import SyntaxProblem, kept_trees, parse
-from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
+from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
 from .files import PART_FILES, display_path, read_part, resolve_game
