@@ -8,7 +8,6 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "interpreter"
 
 # The layers, lowest first: a module may import its own layer and those below it. A name
 # is a module or a package (all of it); a module's layer is its longest name here.
@@ -30,11 +29,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def module_files() -> dict[str, tuple[Path, bool]]:
+def module_files(root: Path = ROOT, package: str = "interpreter") -> dict[str, tuple[Path, bool]]:
     """Returns each module's dotted name with its file and whether it is a package."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
         package = parts[-1] == "__init__"
         found[".".join(parts[:-1] if package else parts)] = (path, package)
     return found
@@ -65,27 +64,27 @@ def imports_of(name: str, path: Path, package: bool, modules: dict) -> dict[str,
     """Returns the interpreter modules one module imports, each with its first line."""
     out: dict[str, int] = {}
 
-    def walk(node: ast.AST) -> None:
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for other in node.orelse:
+                visit(other)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for target in _targets(name, package, node, modules):
+                while target not in modules and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target in modules and target != name:
+                    out.setdefault(target, node.lineno)
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child):
-                for extra in child.orelse:
-                    walk(extra)
-                continue
-            if isinstance(child, (ast.Import, ast.ImportFrom)):
-                for target in _targets(name, package, child, modules):
-                    while target not in modules and "." in target:
-                        target = target.rsplit(".", 1)[0]
-                    if target in modules and target != name:
-                        out.setdefault(target, child.lineno)
-            walk(child)
+            visit(child)
 
-    walk(ast.parse(path.read_text("utf-8"), str(path)))
+    visit(ast.parse(path.read_text("utf-8"), str(path)))
     return out
 
 
-def graph() -> dict[str, dict[str, int]]:
-    """Returns each interpreter module's imports of other interpreter modules."""
-    modules = module_files()
+def graph(root: Path = ROOT, package: str = "interpreter") -> dict[str, dict[str, int]]:
+    """Returns each module's imports of other modules of the package, with their lines."""
+    modules = module_files(root, package)
     return {name: imports_of(name, path, package, modules) for name, (path, package) in modules.items()}
 
 
@@ -116,6 +115,25 @@ def _circle(g: dict[str, dict[str, int]], start: str) -> list[str] | None:
                     nxt.append(t)
         frontier = nxt
     return None
+
+
+def test_the_reader_sees_every_kind_of_import(tmp_path):
+    # The checks below are only as good as this reader: a late import inside a function,
+    # a relative one at any depth, a module named in a from-import and a package's own
+    # names all count; an import for the type checker alone does not.
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    for name in ("__init__", "a", "b", "c", "d", "sub/__init__", "sub/e"):
+        (pkg / f"{name}.py").write_text("")
+    (pkg / "a.py").write_text("from . import b\nimport pkg.c as c\n\ndef f():\n    from .sub import e\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import d\n"
+                              "else:\n    from .sub import helper\n")
+    (pkg / "sub" / "e.py").write_text("from ..d import thing\nfrom .. import a\n")
+    g = graph(tmp_path, "pkg")
+    assert g["pkg.a"] == {"pkg.b": 1, "pkg.c": 2, "pkg.sub.e": 5}
+    assert g["pkg.b"] == {"pkg.sub": 5}
+    assert g["pkg.sub.e"] == {"pkg.d": 1, "pkg.a": 2}
+    assert _circle(g, "pkg.a") == ["pkg.a", "pkg.sub.e", "pkg.a"] and _circle(g, "pkg.b") is None
 
 
 def test_every_module_has_a_layer():
