@@ -5,8 +5,6 @@ with options: `mcts:500:depth=20`. The bots never import this registry (it sits 
 them): the simple bots' names are kept here for the callers that import them from here."""
 from __future__ import annotations
 
-from .bots.greedy import GreedyAgent
-from .bots.mcts import MctsAgent
 from .bots.simple import Agent, FirstAgent, RandomAgent, SeededBot
 from .engine import rng
 
@@ -15,6 +13,9 @@ __all__ = ["AGENTS", "PARAMS", "Agent", "FirstAgent", "RandomAgent", "SeededBot"
 
 
 def _kinds() -> dict[str, type]:
+    # The searching bots are imported when a seat is first made: most runs seat only random ones.
+    from .bots.greedy import GreedyAgent
+    from .bots.mcts import MctsAgent
     return {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
 
 
