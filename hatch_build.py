@@ -1,6 +1,6 @@
 """Builds the cache entries a wheel ships (interpreter/load/seed.py): the effect grammar's
 parser tables and every schema's compiled check, so the first run after an install does
-not spend a second building them. Runs `python -m interpreter.load.seed` on this source
+not spend a second building them. Runs `python -m interpreter.cli.seed_fill` on this source
 tree; if that fails, the wheel is built without a seed (each entry is then built on first
 use). An editable install (`pip install -e .`) puts the seed into the source tree's
 `seed-cache` folder instead, which that install reads."""
@@ -44,7 +44,7 @@ class SeedHook(BuildHookInterface):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), PYTHONDONTWRITEBYTECODE="1")
         env.pop("CAIRN_CACHE", None)
         env["CAIRN_SEED"] = "off"          # built from this tree alone, not from a seed it has
-        done = subprocess.run([sys.executable, "-m", "interpreter.load.seed", str(out)], cwd=self.root,
+        done = subprocess.run([sys.executable, "-m", "interpreter.cli.seed_fill", str(out)], cwd=self.root,
                               env=env, capture_output=True, text=True)
         if done.returncode != 0:
             self.app.display_warning("cairn: built without a seed cache:\n" + done.stderr[-800:])

@@ -1,61 +1,19 @@
-"""Bots that fill seats, and the seat registry: random and first decide from the legal
-options alone, each with its own seeded RNG; greedy and mcts (interpreter/bots/) search
-on samples of what their seat may know. A seat spec is a name with options: `mcts:500:depth=20`."""
+"""The seat registry: which bot a seat spec names. random and first (bots/simple.py)
+decide from the legal options alone, each with its own seeded RNG; greedy and mcts
+(interpreter/bots/) search on samples of what their seat may know. A seat spec is a name
+with options: `mcts:500:depth=20`. The bots never import this registry (it sits above
+them): the simple bots' names are kept here for the callers that import them from here."""
 from __future__ import annotations
 
-from typing import Protocol
-
+from .bots.simple import Agent, FirstAgent, RandomAgent, SeededBot
 from .engine import rng
-from .engine.game import GameState
 
-
-class Agent(Protocol):
-    def step(self, state: GameState) -> int: ...
-
-
-class SeededBot:
-    """A bot with its own RNG, apart from the game's, kept as plain data."""
-
-    def __init__(self, seed: int):
-        self._d = {"rng": rng.seed_state(seed)}
-
-    def get_state(self) -> dict:
-        """Returns the bot's RNG state (plain data), so undo and resume replay it exactly."""
-        return {"rng": self._d["rng"]}
-
-    def set_state(self, saved: dict) -> None:
-        self._d = {"rng": int(saved["rng"])}
-
-
-class RandomAgent(SeededBot):
-    """Picks uniformly among legal options."""
-
-    name = "random"
-
-    def step(self, state: GameState) -> int:
-        actions = state.legal_actions()
-        return actions[rng.below(self._d, len(actions))]
-
-
-class FirstAgent:
-    """Always takes the first option: a fixed, fast baseline for tests and benchmarks."""
-
-    name = "first"
-
-    def __init__(self, seed: int):
-        pass
-
-    def step(self, state: GameState) -> int:
-        return state.legal_actions()[0]
-
-    def get_state(self) -> dict:
-        return {}
-
-    def set_state(self, saved: dict) -> None:
-        pass
+__all__ = ["AGENTS", "PARAMS", "Agent", "FirstAgent", "RandomAgent", "SeededBot", "make_agent", "make_agents",
+           "parse_seat", "rotated"]
 
 
 def _kinds() -> dict[str, type]:
+    # The searching bots are imported when a seat is first made: most runs seat only random ones.
     from .bots.greedy import GreedyAgent
     from .bots.mcts import MctsAgent
     return {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}

@@ -79,23 +79,26 @@ def _in_order(pairs: Iterator[tuple[int, Any]], count: int, done: Callable[[Any]
 
 
 def _process_pool(fn: Callable, batches: Sequence[tuple], workers: int) -> Iterator[tuple[int, Any]]:
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method()) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_start_method(fn)) as pool:
         futures = {pool.submit(fn, *b): i for i, b in enumerate(batches)}
         for fut in as_completed(futures):
             yield futures[fut], fut.result()
 
 
-def _start_method() -> Any:
+def _start_method(fn: Callable | None = None) -> Any:
     """Returns fork when it is safe: workers inherit the parent's compiled games and start
     at once. Forking a process that runs other threads can copy a lock another thread
     holds, and the child hangs (seen here with dask's threads), so then a fork server
-    (or spawn) starts clean workers, each compiling the game once."""
+    (or spawn) starts clean workers, each compiling the game once. The fork server first
+    imports the module `fn` comes from (interpreter.batch's, for games), named by `fn`
+    rather than here: this module sits below the ones that use it."""
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["interpreter.batch"])
+    module = getattr(fn, "__module__", None)
+    if ctx.get_start_method() == "forkserver" and isinstance(module, str):
+        ctx.set_forkserver_preload([module])
     return ctx
 
 

@@ -21,7 +21,7 @@ from .engine.state import move_object, new_state
 from .engine.vm import run
 from .lang.compiler import Compiler
 from .lang.fast import mark_written
-from .lang.parser import kept_trees
+from .load.trees import kept_trees
 from .lang.runtime import Ctx
 from .load.build import load_game
 from .load.files import display_path, read_part, resolve_game

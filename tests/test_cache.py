@@ -75,8 +75,7 @@ def test_entries_of_shipped_games_are_named_by_content_not_by_place(monkeypatch,
     # back), a shipped folder's trees by its place among Cairn's data.
     from pathlib import Path
 
-    from interpreter.lang import parser
-    from interpreter.load import files
+    from interpreter.load import files, trees
     _fresh(monkeypatch, str(tmp_path / "cache"))
     try:
         game = Path(files.definitions_root()) / "pig" / "game.yaml"
@@ -87,10 +86,10 @@ def test_entries_of_shipped_games_are_named_by_content_not_by_place(monkeypatch,
         second, key_b = files.cached_yaml(tmp_path / "b" / "game.yaml", "b/game.yaml")
         assert key_a == key_b and first.file == "a/game.yaml" and second.file == "b/game.yaml"
         assert len(list((tmp_path / "cache").glob("yaml-*"))) == 1
-        here = parser._entry.__wrapped__(str(files.data_root().resolve() / "definitions" / "pig"))
+        here = trees._entry.__wrapped__(str(files.data_root().resolve() / "definitions" / "pig"))
         monkeypatch.setattr(files, "data_root", lambda: tmp_path / "installed")
-        there = parser._entry.__wrapped__(str(tmp_path / "installed" / "definitions" / "pig"))
-        assert here == there != parser._entry.__wrapped__(str(tmp_path / "elsewhere" / "pig"))
+        there = trees._entry.__wrapped__(str(tmp_path / "installed" / "definitions" / "pig"))
+        assert here == there != trees._entry.__wrapped__(str(tmp_path / "elsewhere" / "pig"))
     finally:
         cache.cache_dir.cache_clear()
 

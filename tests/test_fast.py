@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from interpreter.lang.compiler import Compiler, Env
-from interpreter.lang.registry import load_all
+from interpreter.verbs import load_all
 from interpreter.lang.runtime import Ctx, RuntimeProblem
 
 GAMES = Path(__file__).resolve().parents[1] / "definitions"

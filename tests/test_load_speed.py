@@ -14,7 +14,7 @@ import pytest
 from interpreter.cli.main import main
 from interpreter.lang import memo, parser
 from interpreter.load import build as build_mod
-from interpreter.load import cache, files
+from interpreter.load import cache, files, trees
 from interpreter.load.yaml_safe import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ def _forget() -> None:
     """Drops what this process keeps in memory, as a fresh process would start."""
     files._READ.clear()
     parser._PARSED.clear()
-    parser._KEPT.clear()
+    trees._KEPT.clear()
     memo._KEPT.clear()
     cache.cache_dir.cache_clear()
 
@@ -147,10 +147,10 @@ def test_kept_yaml_and_trees_are_what_reading_and_parsing_give(pig):
         assert (got.data, got.value_pos, got.key_pos, got.scalar_info, got._lines) == \
                (fresh.data, fresh.value_pos, fresh.key_pos, fresh.scalar_info, fresh._lines)
     texts = [fresh.data["procedures"]["play_turn"]["do"], "1 +", "size(\"removed\") == 2"]
-    with parser.kept_trees("probe"):
+    with trees.kept_trees("probe"):
         parsed = [parser.parse(t) for t in texts]
     _forget()
-    with parser.kept_trees("probe"):
+    with trees.kept_trees("probe"):
         kept = [parser._PARSED.get((t, False)) for t in texts]
     assert kept == parsed and all(k is not p for k, p in zip(kept, parsed))
     assert [_positions(k) for k in kept] == [_positions(p) for p in parsed]

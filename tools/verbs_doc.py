@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from interpreter.lang.registry import load_all  # noqa: E402
+from interpreter.verbs import load_all  # noqa: E402
 
 
 def render() -> str:

@@ -1,10 +1,10 @@
-"""What the searching bots share: their own RNG (agents.SeededBot) and one sampler of
+"""What the searching bots share: their own RNG (simple.SeededBot) and one sampler of
 hidden information a game, made when the bot first sees that game."""
 from __future__ import annotations
 
-from ..agents import SeededBot
 from ..engine.game import GameState
 from .determinize import Sampler
+from .simple import SeededBot
 
 
 class SamplingBot(SeededBot):

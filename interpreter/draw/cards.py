@@ -4,42 +4,15 @@ that function draws, in a fixed-width font); any other object as a chip with its
 name; a hidden pile as a face-down box with its size. Each object carries data-object."""
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from typing import Any
 
+from .box import Box, frame
+from .grids import grid_card, grid_spec
 from .hints import PIECE_FILL, Hints
-from .svg import HIGHLIGHT, MONO, el, fit, ink, lighten, text, title, width_of, wrap
+from .svg import MONO, el, fit, ink, lighten, text, width_of, wrap
 
 LINE = 11        # a card text line's height
 CHIP_H = 20
-
-
-@dataclass
-class Box:
-    """A drawn item of a row: its group (placed at 0, 0) and its size."""
-
-    node: ET.Element
-    w: float
-    h: float
-
-
-def _frame(h: Hints, obj: str | None, w: float, hgt: float, fill: str, tip: str = "") -> ET.Element:
-    """An object's group, its tooltip first, and its rectangle (highlighted when an option
-    names it)."""
-    g = el(None, "g", data_object=obj) if obj else el(None, "g")
-    if tip:
-        title(g, tip)
-    marked = obj is not None and obj in h.object_marks
-    if marked:
-        g.set("data-option", str(h.object_marks[obj]))
-    el(g, "rect", x=0, y=0, width=w, height=hgt, rx=5, fill=fill, stroke=HIGHLIGHT if marked else "#444444",
-       stroke_width=3.5 if marked else 1)
-    if marked:
-        el(g, "circle", cx=w - 8, cy=8, r=7, fill=HIGHLIGHT)
-        text(g, w - 8, 11.5, str(h.object_marks[obj] + 1), size=9, text_anchor="middle", fill="#ffffff",
-             font_weight="bold")
-    return g
 
 
 def numbers(h: Hints, obj: str) -> list[str]:
@@ -69,7 +42,7 @@ def card(h: Hints, obj: str) -> Box:
     base = h.piece_fill(obj)
     fill = lighten(base, 0.7) if base != PIECE_FILL else "#f7f3e8"
     tip = str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")
-    g = _frame(h, obj, w, hgt, fill, tip)
+    g = frame(h, obj, w, hgt, fill, tip)
     y = 16.0
     for line in name:
         text(g, 6, y, line, size=10, font_weight="bold", fill="#111111")
@@ -92,7 +65,7 @@ def shown_card(h: Hints, obj: str, shown: str, width: int) -> Box:
     size = 9.5
     w = max(width_of(x, size, mono=True) for x in lines) + 14
     hgt = len(lines) * (size + 2.5) + 10
-    g = _frame(h, obj, w, hgt, "#fbf8ef", str(h.g.props.get(obj, {}).get("name", obj)))
+    g = frame(h, obj, w, hgt, "#fbf8ef", str(h.g.props.get(obj, {}).get("name", obj)))
     t = el(g, "text", x=7, y=0, font_family=MONO, font_size=size, fill="#111111")
     for i, line in enumerate(lines):
         span = el(t, "tspan", x=7, y=8 + size + i * (size + 2.5))
@@ -105,7 +78,7 @@ def chip(h: Hints, obj: str, label: str | None = None) -> Box:
     (or the label given)."""
     name = fit(label or str(h.g.props.get(obj, {}).get("name", obj)), 180, 9)
     w = 26 + width_of(name, 9)
-    g = _frame(h, obj, w, CHIP_H, "#ffffff", name)
+    g = frame(h, obj, w, CHIP_H, "#ffffff", name)
     fill = h.piece_fill(obj)
     el(g, "circle", cx=10, cy=CHIP_H / 2, r=7, fill=fill, stroke="#222222", stroke_width=0.8)
     text(g, 10, CHIP_H / 2 + 3.2, h.glyph(obj)[:2], size=8.5, text_anchor="middle", fill=ink(fill),
@@ -168,7 +141,6 @@ def items(h: Hints, objs: list[str]) -> list[Box]:
 def item(h: Hints, obj: str, shown: Any = None, width: int = 48) -> Box:
     """The box an object is drawn as: by its grid hint, its zone's show text, as a card or
     as a chip."""
-    from .grids import grid_card, grid_spec
     spec = grid_spec(h, obj)
     if spec is not None:
         return grid_card(h, obj, spec)

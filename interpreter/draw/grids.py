@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import Box, _frame
+from .box import Box, frame
 from .hints import Hints
 from .svg import css, el, lighten, text, wrap
 
@@ -51,7 +51,7 @@ def grid_card(h: Hints, obj: str, spec: dict) -> Box:
     top_notes = TOP + rows * (CELL + GAP) + 4
     hgt = top_notes + 10 * (len(blurb) + len(notes)) + 8
     tip = str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")
-    g = _frame(h, obj, w, hgt, "#fbf8ef", tip)
+    g = frame(h, obj, w, hgt, "#fbf8ef", tip)
     text(g, 6, 15, str(props.get("name", obj)), size=11, font_weight="bold", fill="#111111")
     for c in range(cols):
         text(g, LEFT + c * (CELL + GAP) + CELL / 2, TOP - 5, str(c + 1), size=8, text_anchor="middle", fill="#777777")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang.compiler import CHOOSE
+from ..lang.values import unsaveable
 from .invariants import conservation_problems
 from .state import STATE_FORMAT
-from .values import unsaveable
 from ..words import plural, span
 
 _OPTIONAL = {"log_on": bool, "forced_rolls": list, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,

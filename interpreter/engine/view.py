@@ -120,9 +120,43 @@ def hex_map(c: Ctx) -> list[str]:
     pos = c.s["pos"]
     if not pos:
         return []
-    from ..terminal.board import Look, hexes
-    look = Look(c.g, {"places": c.s["places"], "attrs": c.s["attrs"]})
-    return ["map:" + (f"  ({c.g.legend})" if c.g.legend else "")] + [t.plain for t in hexes(look, pos)]
+    cells, width, height = hex_cells(pos)
+    rows = [[" "] * width for _ in range(height)]
+    obs = {"places": c.s["places"], "attrs": c.s["attrs"]}
+    for (x, r), space in cells.items():
+        glyph = cell_glyph(c.g, obs, space)[0]
+        if glyph:
+            rows[r][x] = glyph
+    lines = ["  " + "".join(row).rstrip() for row in rows]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return ["map:" + (f"  ({c.g.legend})" if c.g.legend else "")] + lines
+
+
+def hex_cells(pos: dict) -> tuple[dict[tuple[int, int], str], int, int]:
+    """Returns where each cell of the assembled hex map sits on a grid of characters, as
+    {(column, row): space}, with the grid's width and height: a row per r, a cell every two
+    columns, each row shifted half a cell. Here, not in the terminal, because this text
+    view draws the map too; the terminal's coloured map (terminal/board.py) builds on it."""
+    cells = {}
+    for space, (q, r) in pos.items():
+        cells[(2 * q + r, r)] = space
+    x0, r0 = min(x for x, _ in cells), min(r for _, r in cells)
+    width, height = max(x for x, _ in cells) - x0 + 1, max(r for _, r in cells) - r0 + 1
+    return {(x - x0, r - r0): space for (x, r), space in cells.items()}, width, height
+
+
+def cell_glyph(g: Any, obs: dict, space: str) -> tuple[str, str | None]:
+    """Returns the glyph a hex cell shows, one character, and the object it comes from: the
+    topmost object on the cell (as the seat observes it) that has a glyph, else None and
+    the cell's own glyph (or the first letter of its kind)."""
+    content = obs["places"].get(space, [])
+    for obj in reversed(content if isinstance(content, list) else []):
+        glyph = obs["attrs"].get(obj, {}).get("glyph") or g.props.get(obj, {}).get("glyph")
+        if glyph:
+            return str(glyph)[:1], obj
+    props = g.props.get(space, {})
+    return str(props.get("glyph") or props.get("kind", "?"))[:1], None
 
 
 def _grouped(c: Ctx, objs: list[str]) -> str:

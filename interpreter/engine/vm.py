@@ -13,9 +13,9 @@ from ..lang.compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_IN
 from ..lang.helpers import one_option
 from ..lang.runner import DECIDED
 from ..lang.runtime import FAILURES, Ctx, RuntimeProblem, Stop, frozen, save_check, set_attr, text_of
+from ..lang.values import unsaveable
 from .abilities import fired, replacement
 from .scoring import abort, finish
-from .values import unsaveable
 
 
 def _where(g: Any, frame: dict) -> str:

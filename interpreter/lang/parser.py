@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -49,18 +49,27 @@ def grammar_text() -> str:
     return here.read_text("utf-8")
 
 
+# Where lark keeps the parser's tables: a function naming the file (None: nowhere). Cairn's
+# cache belongs to the loader, a layer above the language, which says where (load/trees.py)
+# instead of the language reaching up for it.
+_TABLES: list[Callable[[], str | None]] = []
+
+
+def keep_tables(where: Callable[[], str | None]) -> None:
+    """Has lark keep the parser's tables in the file `where()` names, from the next build of
+    the parser on."""
+    _TABLES[:] = [where]
+    _parser.cache_clear()
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     # Lark keys its cache by the grammar, the options and its own version, and rebuilds
     # the tables when the file is stale or unreadable.
-    from ..load.cache import cache_dir
-    from ..load.seed import GRAMMAR, grammar_tables
-    base = cache_dir()
-    if base is not None:
-        grammar_tables(base)        # the tables a wheel ships, if the cache has none yet
+    tables = _TABLES[0]() if _TABLES else None
     return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
                 propagate_positions=True, maybe_placeholders=False,
-                cache=str(base / GRAMMAR) if base is not None else False)
+                cache=tables if tables is not None else False)
 
 
 def _expected(err: UnexpectedInput) -> str:
@@ -103,9 +112,7 @@ def _depth(tree: Tree) -> tuple[int, tuple[int, int]]:
 
 
 _PARSED: dict[tuple[str, bool], Tree | SyntaxProblem] = {}
-_LOCAL = threading.local()     # .used: the texts parsed inside kept_trees() (a server builds in threads)
-_KEPT: dict[str, set[tuple[str, bool]]] = {}  # cache entry -> the texts it holds (read this process)
-_KEPT_MAX = 5_000     # a game's kept trees beyond this start over from those it uses
+_LOCAL = threading.local()     # .used: the texts parsed inside noting_use() (a server builds in threads)
 
 
 def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
@@ -125,50 +132,28 @@ def parse(text: str, *, expression: bool = False) -> Tree | SyntaxProblem:
 
 
 @contextmanager
-def kept_trees(scope: str) -> Iterator[None]:
-    """Parses, while it lasts, from the trees kept in Cairn's cache for `scope` (a game
-    folder: its texts are parsed together), and keeps the new ones there afterwards.
-    Trees are a pure function of the text, the grammar, this module and lark, and the
-    entry's name holds a digest of all of them, so a kept tree is the tree parse gives."""
-    from ..load import cache
-    name = _entry(scope)
-    kept = _KEPT.get(name)
-    if kept is None:                 # read once a process: later builds find them in _PARSED
-        found = cache.load(name)
-        found = found if isinstance(found, dict) else {}
-        kept = _KEPT[name] = set(found)
-        for key, tree in found.items():
-            _PARSED.setdefault(key, tree)
+def noting_use() -> Iterator[set[tuple[str, bool]]]:
+    """Yields the set of texts parse() is asked for while it lasts, in this thread (a server
+    builds in threads); an enclosing one is given them too when this one ends."""
     outer = getattr(_LOCAL, "used", None)
     used = _LOCAL.used = set()
     try:
-        yield
+        yield used
     finally:
         _LOCAL.used = outer
         if outer is not None:
             outer |= used
-        if not used <= kept:
-            # What this run parsed, and what was kept and is still in memory (another
-            # variant's texts); past _KEPT_MAX, only what this run parsed.
-            wanted = used | kept if len(kept) < _KEPT_MAX else used
-            keep = {k: _PARSED[k] for k in wanted if k in _PARSED}
-            cache.store(name, keep)
-            _KEPT[name] = set(keep)
 
 
-@lru_cache(maxsize=64)
-def _entry(scope: str) -> str:
-    """Returns the name of the cache entry holding a scope's trees. A folder Cairn ships is
-    named by its place among Cairn's data, so a wheel's seed (seed.py) serves it wherever
-    Cairn is installed; any other folder by its full path."""
-    import lark
-    from ..load import cache
-    from ..load.files import data_root
-    try:
-        scope = "cairn:" + Path(scope).relative_to(data_root().resolve()).as_posix()
-    except ValueError:
-        pass
-    return "trees-" + cache.digest(scope, grammar_text(), lark.__version__, cache.source_digest("lang.parser")) + ".pkl"
+def remember(trees: dict[tuple[str, bool], Tree | SyntaxProblem]) -> None:
+    """Has parse() return these trees for their texts (trees kept from an earlier process)."""
+    for key, tree in trees.items():
+        _PARSED.setdefault(key, tree)
+
+
+def remembered(keys: set[tuple[str, bool]]) -> dict[tuple[str, bool], Tree | SyntaxProblem]:
+    """Returns the trees parse() holds for those of these texts it still holds."""
+    return {k: _PARSED[k] for k in keys if k in _PARSED}
 
 
 def _parse(text: str, expression: bool) -> Tree | SyntaxProblem:

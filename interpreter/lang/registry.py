@@ -62,15 +62,3 @@ def register(name: str, *params: Param, pure: bool = False, internal: bool = Fal
 def P(name: str, kind: str = "any", default: Any = _NO_DEFAULT) -> Param:
     """Returns a parameter description (short name keeps verb tables readable)."""
     return Param(name, kind, default)
-
-
-def load_all() -> dict[str, Verb]:
-    """Returns the registry after importing every module in interpreter/verbs/ (each
-    registers its verbs on import, so a new module needs no other change)."""
-    import importlib
-    import pkgutil
-
-    from .. import verbs
-    for mod in sorted(m.name for m in pkgutil.iter_modules(verbs.__path__)):
-        importlib.import_module(f"{verbs.__name__}.{mod}")
-    return REGISTRY

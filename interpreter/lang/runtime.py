@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.values import unsaveable
+from .values import unsaveable
 
 MAX_SEQUENCE = 100_000   # no effect builds a list or text longer than this
 MAX_INT = 10 ** 18       # no number grows beyond this (in either direction)

@@ -20,14 +20,15 @@ from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang import fast as fastsrc, memo, runner
-from ..lang.parser import SyntaxProblem, kept_trees, parse
-from ..lang.registry import load_all
+from ..lang.parser import SyntaxProblem, parse
 from ..lang.runtime import WORK_BUDGET
+from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variant
 from .spec import Spec, read_spec
+from .trees import kept_trees
 
 __all__ = ["build", "load_game", "list_variants", "read_spec"]
 

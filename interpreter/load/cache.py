@@ -196,7 +196,7 @@ def cairn_digest() -> str:
     grammar) and the versions of the libraries whose messages reach a user: a result kept
     under it is never read back by a changed Cairn."""
     from importlib.util import find_spec
-    from .files import data_root
+    from .root import data_root
     parts = [sys.version, folder_digest(Path(__file__).resolve().parents[1], suffixes=(".py",))]
     for sub in ("schemas", "grammar"):
         where = data_root() / sub

@@ -10,11 +10,11 @@ import codecs
 import hashlib
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..diagnostics import Diagnostic, DefinitionError, suggest
+from .root import data_root, definitions_root
 from .yaml_safe import Loaded, load_yaml
 
 if TYPE_CHECKING:   # jsonschema is imported only to explain an invalid file (it is slow to import)
@@ -24,21 +24,6 @@ if TYPE_CHECKING:   # jsonschema is imported only to explain an invalid file (it
 
 PART_FILES = {"game.yaml": "game", "components.yaml": "components", "cards.yaml": "cards",
               "board.yaml": "board", "rules.yaml": "rules"}
-
-
-def data_root() -> Path:
-    """Returns the folder holding definitions/, schemas/ and grammar/ (installed or source)."""
-    try:
-        packaged = Path(str(resources.files("interpreter").joinpath("_data")))
-        if (packaged / "schemas").is_dir():
-            return packaged
-    except (ModuleNotFoundError, NotADirectoryError):
-        pass
-    return Path(__file__).resolve().parents[2]
-
-
-def definitions_root() -> Path:
-    return data_root() / "definitions"
 
 
 def game_ids() -> list[str]:

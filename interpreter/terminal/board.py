@@ -10,6 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
+from ..engine.view import cell_glyph, hex_cells
+
 PATH_CHARS = set("-|/\\")
 COLOUR_NAMES = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"}
 
@@ -191,30 +193,23 @@ def _path(canvas: Canvas, a: tuple[int, int], la: int, b: tuple[int, int], lb: i
 
 
 def hexes(look: Look, pos: dict) -> list[Text]:
-    """The assembled hex map: a row per r, a cell every two columns, each row shifted half
-    a cell; a cell shows the glyph of the topmost piece on it that has one, else its own;
-    an offered cell shows the option's key instead, reversed."""
-    cells = {}
-    for space, (q, r) in pos.items():
-        cells[(2 * q + r, r)] = space
-    x0, r0 = min(x for x, _ in cells), min(r for _, r in cells)
-    canvas = Canvas(max(x for x, _ in cells) - x0 + 1, max(r for _, r in cells) - r0 + 1)
+    """The assembled hex map (engine/view.py places the cells and picks their glyphs), in
+    colour; an offered cell shows the option's key instead, reversed."""
+    cells, width, height = hex_cells(pos)
+    canvas = Canvas(width, height)
     for (x, r), space in cells.items():
         glyph, style = _cell_glyph(look, space)
         if space in look.marks:
             glyph, style = look.marks[space][:1], "reverse bold"
-        canvas.put(x - x0, r - r0, glyph, style)
+        canvas.put(x, r, glyph, style)
     return canvas.lines(indent=2)
 
 
 def _cell_glyph(look: Look, space: str) -> tuple[str, str]:
-    for obj in reversed(look.pieces(space)):
-        glyph = look.obs["attrs"].get(obj, {}).get("glyph") or look.g.props.get(obj, {}).get("glyph")
-        if glyph:
-            return str(glyph)[:1], look.piece_style(obj)
-    props = look.g.props.get(space, {})
-    glyph = str(props.get("glyph") or props.get("kind", "?"))[:1]
-    return glyph, look.colour(glyph.lower()) or look.colour(props.get("kind"))
+    glyph, obj = cell_glyph(look.g, look.obs, space)
+    if obj is not None:
+        return glyph, look.piece_style(obj)
+    return glyph, look.colour(glyph.lower()) or look.colour(look.g.props.get(space, {}).get("kind"))
 
 
 def grid(look: Look) -> list[Text]:
