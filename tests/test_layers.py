@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bots", ("interpreter.bots",)),
     ("seats", ("interpreter.agents",)),
     ("runs", ("interpreter.batch", "interpreter.coverage", "interpreter.coverage_html",
-              "interpreter.balance", "interpreter.adapters")),
+              "interpreter.balance", "interpreter.adapters", "interpreter.results")),
     ("front ends", ("interpreter.terminal", "interpreter.draw", "interpreter.web")),
     ("cli", ("interpreter.cli", "interpreter.__main__")),
 )
@@ -93,7 +93,8 @@ def layer_of(name: str) -> int | None:
     best, rank = -1, None
     for i, (_, names) in enumerate(LAYERS):
         for n in names:
-            if (name == n or name.startswith(n + ".")) and len(n) > best:
+            # the package itself holds only its own __init__: every module must be placed
+            if (name == n or (name.startswith(n + ".") and n != "interpreter")) and len(n) > best:
                 best, rank = len(n), i
     return rank
 
