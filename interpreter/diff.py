@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import DefinitionError, Diagnostic
-from .load.overlay import apply_variant
+from .load.overlay import apply_variants
 from .load.spec import Spec, read_spec
 
 CATEGORIES = ("parameters", "steps", "objects", "abilities", "zones", "procedures", "functions", "quantities",
@@ -26,11 +26,12 @@ def load_spec(folder: Path, variants: list[str]) -> Spec:
     """Returns a game's merged spec with variants applied; raises DefinitionError."""
     from .load.build import overlay_files
     spec, diags = read_spec(folder)
-    for vid in overlay_files(spec, list(variants), diags):
+    chosen = overlay_files(spec, list(variants), diags)
+    for vid in chosen:
         if vid not in spec.variants:
             from .diagnostics import suggest
             raise DefinitionError([Diagnostic(str(folder), 1, 1, f"no variant '{vid}'" + suggest(vid, spec.variants))])
-        apply_variant(spec, vid, variants, diags)
+    apply_variants(spec, chosen, diags)
     if diags:
         raise DefinitionError(diags)
     return spec

@@ -162,7 +162,9 @@ def _box(cx: Compiling, w: World) -> None:
         return
     for kind, (n, src) in spec.box.items():
         if counts.get(kind, 0) != n:
-            cx.diags.append(src.diag(f"box declares {n} '{kind}' but the definitions hold {counts.get(kind, 0)}"))
+            parts = spec.box_parts.get(kind)
+            made = f" ({', '.join(f'{k:+d} at {at.place}' for k, at in parts).lstrip('+')})" if parts else ""
+            cx.diags.append(src.diag(f"box declares {n} '{kind}'{made} but the definitions hold {counts.get(kind, 0)}"))
     for kind in counts:
         if kind not in spec.box:
             cx.diags.append(spec.meta_src.diag(f"components of kind '{kind}' are not declared in 'box'"))
