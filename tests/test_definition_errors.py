@@ -403,7 +403,8 @@ variant:
 DUP_MSG = ("var/variants/dup.yaml:7:11: card 'lose-turn' is already defined at var/cards.yaml:{line}; "
            "an overlay changes it with 'replace'")
 RM_MSG = "var/variants/rm.yaml:6:11: remove: no card 'lose-trun' (did you mean 'lose-turn'?)"
-REQ_MSG = "var/variants/req.yaml:5:13: requires unknown variant 'dupe' (did you mean 'dup'?)"
+REQ_MSG = ("var/variants/req.yaml:5:14: requires unknown variant 'dupe' (did you mean 'dup'?); "
+           "an expansion kept outside the game is given by its file (--variant FILE)")
 
 
 def test_valid_overlay_adds_card_and_replaces_procedure(work, capsys):

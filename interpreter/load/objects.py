@@ -161,7 +161,7 @@ def _box(cx: Compiling, w: World) -> None:
     if not spec.box or spec.pruned:   # counts are meaningless with entries left out
         return
     for kind, (n, src) in spec.box.items():
-        if counts.get(kind, 0) != n:
+        if counts.get(kind, 0) != n and ("box", kind) not in spec.contested:   # a fight is reported once
             parts = spec.box_parts.get(kind)
             made = f" ({', '.join(f'{k:+d} at {at.place}' for k, at in parts).lstrip('+')})" if parts else ""
             cx.diags.append(src.diag(f"box declares {n} '{kind}'{made} but the definitions hold {counts.get(kind, 0)}"))

@@ -36,6 +36,7 @@ def _claim(spec: Spec, vid: str, what: str, key: str, src: Src, diags: list[Diag
             continue
         if how in ("set", "replace") and action in ("set", "replace") and what == "params" and was == value:
             continue        # the same value twice: no contradiction
+        spec.contested.add((what, key))
         diags.append(src.diag(f"variants '{other}' and '{vid}' both change {_SINGULAR.get(what, what)} '{key}': "
                               f"{at.place} {_doing(how, was)}, {src.place} {_doing(action, value)}; "
                               "they cannot be played together"))
@@ -49,7 +50,7 @@ def _doing(action: str, value: Any) -> str:
     if action == "set" or action == "replace" and value is not None:
         return f"sets it to {_shown(value)}"
     if action == "delta":
-        return f"adds {value:+d} to it"
+        return f"adds {value} to it" if value >= 0 else f"takes {-value} from it"
     if action == "use":
         return value
     return {"remove": "removes it", "replace": "replaces it"}.get(action, action)
@@ -117,7 +118,9 @@ def apply_variant(spec: Spec, vid: str, chosen: list[str], diags: list[Diagnosti
 def _requires(spec: Spec, vid: str, chosen: list[str], head: dict, src: Src, diags: list[Diagnostic]) -> None:
     for i, req in enumerate(head.get("requires", [])):
         if req not in spec.variants:
-            diags.append(src.diag(f"requires unknown variant '{req}'" + suggest(req, spec.variants), ("requires",)))
+            diags.append(src.diag(f"requires unknown variant '{req}'" + suggest(req, spec.variants)
+                                  + "; an expansion kept outside the game is given by its file (--variant FILE)",
+                                  ("requires", i)))
         elif req not in chosen:
             diags.append(src.diag(f"variant '{vid}' requires variant '{req}': add --variant {req}", ("requires", i)))
     for key in ("conflicts", "excludes"):         # excludes: the older name of conflicts
@@ -151,6 +154,8 @@ def _remove(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]
                 if key not in table:
                     diags.append(at.diag(f"remove: no {name[:-1]} '{key}'" + suggest(key, table)))
                     continue
+                if name in ("cards", "components"):
+                    _box_removed(spec, vid, name, table[key][0], at, diags)
                 del table[key]
                 if name == "spaces":
                     spec.edges = [e for e in spec.edges if key not in e[0]]
@@ -164,6 +169,18 @@ def _claim_removal(spec: Spec, vid: str, name: str, key: str, at: Src, diags: li
     inner = [n.id for n in found[0].walk()][1:] if found else []
     ok = all([_claim(spec, vid, name, k, at, diags, "remove") for k in [key, *inner]])
     return ok and not done
+
+
+def _box_removed(spec: Spec, vid: str, section: str, item: dict, at: Src, diags: list[Diagnostic]) -> None:
+    """A removed entry's pieces leave the box's count of their kind by themselves: the base
+    counted them, and two overlays that remove the same entry take them out once."""
+    kind = item.get("kind", "card" if section == "cards" else None)
+    n = item.get("count", 1)
+    if kind not in spec.box or item.get("printed") or not _claim(spec, vid, "box", kind, at, diags, "delta", -n):
+        return
+    total, first = spec.box[kind]
+    spec.box_parts.setdefault(kind, [(total, first)]).append((-n, at))
+    spec.box[kind] = (total - n, at)
 
 
 def _replace(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]) -> None:

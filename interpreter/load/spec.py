@@ -115,6 +115,7 @@ class Spec:
     # (section, key) -> what each overlay did to it: [(overlay id, action, Src, value)]
     changed_by: dict[tuple[str, str], list[tuple[str, str, Src, Any]]] = field(default_factory=dict)
     box_parts: dict[str, list[tuple[int, Src]]] = field(default_factory=dict)   # kind -> base count, deltas
+    contested: set[tuple[str, str]] = field(default_factory=set)   # what two overlays fight over (reported)
     removal_rules: list[tuple[Any, Src]] = field(default_factory=list)   # clauses overlays' removals carry
     terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
 
