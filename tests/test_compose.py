@@ -173,3 +173,97 @@ def test_conflicts_is_refused_and_names_the_other(work):
     got = problems("deep-snow", "rival.yaml")
     assert got == [place("rival.yaml", "[deep-snow]", 1) + f": variant 'rival' conflicts with 'deep-snow' "
                    f"({DEEP_SNOW}): they cannot be played together"]
+
+
+# ---- groups in an overlay's add: ----------------------------------------------------------
+
+GROUP = """\
+add:
+  clauses:
+    - {id: weather, section: Weather, kind: variant, summary: weather cards}
+  box: {card: 3}
+  cards:
+    - {id: sun, name: Sun, start: deck, rule: weather, effect: 'log("sun")', provenance: {kind: reconstructed}}
+    - doc: two weather cards sharing their defaults
+      defaults: {start: deck, rule: weather, props: {type: weather}, effect: 'log("weather")',
+                 provenance: {kind: reconstructed}}
+      entries:
+        - {id: fog, name: Fog}
+        - {id: sleet, name: Sleet, props: {wet: true}}
+"""
+
+
+def test_add_cards_takes_a_group_with_defaults(work):
+    game, diags = build(BIG_FOOT, [overlay("weather", GROUP)])
+    assert diags == []
+    assert game.props["fog"] == {"kind": "card", "name": "Fog", "def": "fog", "type": "weather"}
+    assert game.props["sleet"] == {"kind": "card", "name": "Sleet", "def": "sleet", "type": "weather", "wet": True}
+    assert [c for c in game.components if c[0] in ("sun", "fog", "sleet")] == [
+        ("sun", "card", "deck"), ("fog", "card", "deck"), ("sleet", "card", "deck")]   # in the order written
+    assert game.effects["sleet"] == "effect:sleet"
+
+
+def test_an_error_in_a_group_entry_points_at_the_entry(work):
+    bad = overlay("weather", GROUP.replace("{id: sleet, name: Sleet,", "{id: sleet, name: Sleet, start: dek,"))
+    assert problems(bad) == [place(bad, "dek") + ": start 'dek' is neither a zone nor a board space (did you mean 'deck'?)"]
+    bad = overlay("weather", GROUP.replace("{id: fog, name: Fog}", "{id: fog, nmae: Fog}"))
+    got = problems(bad)
+    assert place(bad, "nmae") + ": unknown key 'nmae' in add/cards/1/entries/0 (did you mean 'name'?)" in got
+
+
+# ---- replace keeps the clauses it does not restate; set cites them ----------------------
+
+STOMP = "replace:\n  procedures:\n    stomp: {params: [p, t, s, scared], do: 'return true'}\n"
+
+
+def test_replace_keeps_the_replaced_entrys_rule_and_doc(work):
+    from interpreter.diff import load_spec
+    base = load_spec(BIG_FOOT, [])
+    quiet = overlay("quiet", STOMP)
+    spec = load_spec(BIG_FOOT, [quiet])
+    old, new = base.sections["procedures"]["stomp"][0], spec.sections["procedures"]["stomp"][0]
+    assert new["do"] == "return true"
+    assert (new["rule"], new["doc"]) == (old["rule"], old["doc"])
+    game, diags = build(BIG_FOOT, [quiet])
+    assert diags == []          # without the kept rule: "procedure 'stomp' cites no clause"
+    cited = [c for what, name, c, _ in game.citations if (what, name) == ("procedure", "stomp")]
+    assert cited == [list(old["rule"])]
+
+
+def test_a_replaced_step_keeps_its_rule(work):
+    from interpreter.diff import load_spec
+    old = next(n for n in load_spec(BIG_FOOT, []).nodes() if n.id == "lost-turn").data
+    quiet = overlay("quiet", "replace:\n  steps:\n    lost-turn: {do: 'log(\"no turn is lost\")'}\n")
+    new = next(n for n in load_spec(BIG_FOOT, [quiet]).nodes() if n.id == "lost-turn").data
+    assert new["rule"] == old["rule"] and "do" in new
+
+
+def test_diff_shows_the_clauses_a_replace_drops(work, capsys):
+    narrow = overlay("narrow", STOMP.replace("do:", "rule: spot-b-stomp, do:"))
+    assert main(["diff", "big-foot", "--variant", narrow]) == 1
+    out = capsys.readouterr().out
+    from interpreter.diff import load_spec
+    old = load_spec(BIG_FOOT, []).sections["procedures"]["stomp"][0]["rule"]
+    assert len(old) > 1
+    line = next(x for x in out.splitlines() if x.strip().startswith("rule:"))
+    assert line.endswith("(drops " + ", ".join(c for c in old if c != "spot-b-stomp") + ")")
+
+
+def test_set_cites_a_clause_and_coverage_counts_it(work, capsys):
+    cite = overlay("cite", "add:\n  clauses:\n    - {id: triple, section: T, kind: variant, summary: three times}\n"
+                           "set:\n  params:\n    double_factor: {value: 3, rule: triple, doc: three times the roll}\n")
+    assert main(["coverage", "big-foot", "--variant", cite, "--games", "1", "--json"]) in (0, 1)
+    clause = next(c for c in json.loads(capsys.readouterr().out)["clauses"] if c["id"] == "triple")
+    assert clause["encoded_by"] == [{"what": "parameter", "name": "double_factor", "where": place(cite, "{value: 3")[:-3]}]
+
+
+# ---- cairn diff of several overlays ---------------------------------------------------------
+
+def test_diff_of_two_expansions_lists_both_and_says_which_makes_each_change(capsys):
+    assert main(["diff", "big-foot", "--variant", "deep-snow", "--variant", str(LUCKY), "--json"]) == 1
+    changes = {(c["category"], c["key"]): c.get("by") for c in json.loads(capsys.readouterr().out)["changes"]}
+    assert changes[("objects", "snowshoes")] == ["deep-snow"]
+    assert changes[("objects", "lucky-charm")] == [str(LUCKY)]
+    assert changes[("objects", "to-gold-mine")] == ["deep-snow"]
+    assert changes[("box", "card")] == ["deep-snow", str(LUCKY)]
+    assert changes[("parameters", "double_factor")] == [str(LUCKY)]

@@ -148,8 +148,11 @@ DEFS: dict[str, Any] = {
     "param_value": {"description": "a new value for a parameter, or {by_players: {...}}",
                     "anyOf": [{"type": ["string", "integer", "boolean", "null", "array"]},
                               obj({"by_players": {"type": "object", "propertyNames": {"pattern": "^[1-9][0-9]?$"},
-                                                  "additionalProperties": L("value")}, "rule": L("rule")}, ("by_players",)),
-                              obj({"value": L("value"), "rule": L("rule")}, ("value",))]},
+                                                  "additionalProperties": L("value")}, "rule": L("rule"),
+                                   "doc": {"type": "string"}}, ("by_players",)),
+                              obj({"value": L("value"), "rule": L("rule"), "doc": {"type": "string"}}, ("value",))],
+                    "$comment": "rule: clauses the new value carries, cited besides the parameter's own; "
+                                "doc: replaces the parameter's"},
     "node": NODE,
     "structure": {"type": "array", "items": L("node"), "minItems": 1, "maxItems": 200},
     "scoring": obj({"score": L("expr"), "tiebreak": {"type": "array", "items": L("expr"), "maxItems": 10},
