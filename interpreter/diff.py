@@ -18,8 +18,8 @@ from .diagnostics import DefinitionError, Diagnostic
 from .load.overlay import apply_variants
 from .load.spec import Spec, read_spec
 
-CATEGORIES = ("parameters", "steps", "objects", "abilities", "zones", "procedures", "functions", "quantities",
-              "triggers", "variables", "box", "scoring", "players")
+CATEGORIES = ("parameters", "steps", "objects", "edges", "abilities", "zones", "procedures", "functions",
+              "quantities", "triggers", "variables", "box", "scoring", "players")
 
 
 def load_spec(folder: Path, variants: list[str]) -> Spec:
@@ -77,6 +77,8 @@ def model(spec: Spec) -> dict[str, dict[str, Any]]:
             for i, a in enumerate(abilities):
                 if a is not None:
                     m["abilities"][f"{key}#{i}"] = _clean(a)
+    for (a, b), _src in spec.edges:        # the board is undirected: an edge is named by its ends, sorted
+        m["edges"][" - ".join(sorted((str(a), str(b))))] = True
     for section in ("zones", "dice"):
         for key, (item, _src) in spec.sections[section].items():
             m["zones"][key] = _clean({"section": section[:-1] if section == "zones" else "die",

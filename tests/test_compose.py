@@ -65,6 +65,8 @@ def test_lucky_charm_and_deep_snow_validate_simulate_and_play_together(capsys):
     assert diags == []
     assert game.manifest()["card"] == 24 - 2 + 2 + 2 + 2       # both expansions' box counts add up
     assert main(["scenarios", str(BOTH)]) == 0                 # both expansions' cards in one game
+    head = "game: big-foot\nvariants: [deep-snow, lucky-charm.yaml]\n"
+    assert BOTH.read_text("utf-8").startswith(head) and f"```yaml\n{head}```" in (ROOT / "docs" / "MODDING.md").read_text()
     assert "3 passed, 0 failed" in capsys.readouterr().out
 
 
@@ -87,6 +89,7 @@ def test_two_overlays_setting_one_parameter_to_two_values_name_both_places(work)
     assert got == [f"{theirs}: variants 'lucky-charm' and 'quad' both change parameter 'double_factor': "
                    f"{mine} sets it to 3, {theirs} sets it to 4; they cannot be played together"]
     assert mine.startswith("lucky-charm.yaml:9:") and theirs.startswith("quad.yaml:3:")
+    assert got[0] in (ROOT / "docs" / "MODDING.md").read_text("utf-8")     # the reference shows this very error
 
 
 def test_two_overlays_setting_one_parameter_to_the_same_value_agree(work):
@@ -267,3 +270,39 @@ def test_diff_of_two_expansions_lists_both_and_says_which_makes_each_change(caps
     assert changes[("objects", "to-gold-mine")] == ["deep-snow"]
     assert changes[("box", "card")] == ["deep-snow", str(LUCKY)]
     assert changes[("parameters", "double_factor")] == [str(LUCKY)]
+
+
+# ---- board edits --------------------------------------------------------------------------
+
+THAW = """\
+add:
+  clauses:
+    - {id: thaw, section: Thaw, kind: variant, summary: "a new spot on the first trail, a path closed"}
+  spaces:
+    - {id: a3x, kind: blue, between: [a4, a3], at: [7, 10], props: {number: 4}, rule: thaw}
+remove:
+  edges: [[a6, a5]]
+"""
+
+
+def test_a_space_goes_between_two_and_an_edge_is_removed(work, capsys):
+    thaw = overlay("thaw", THAW)
+    game, diags = build(BIG_FOOT, [thaw])
+    assert diags == []
+    assert (set(game.adj["a3"]), set(game.adj["a3x"]), set(game.adj["a5"])) == ({"a2", "a3x"}, {"a3", "a4"}, {"a4"})
+    base, _ = build(BIG_FOOT, [])
+    assert "a4" in base.adj["a3"] and "a6" in base.adj["a5"]
+    assert main(["diff", "big-foot", "--variant", thaw, "--json"]) == 1
+    edges = {(c["key"], c["what"]) for c in json.loads(capsys.readouterr().out)["changes"] if c["category"] == "edges"}
+    assert edges == {("a3 - a3x", "added"), ("a3x - a4", "added"), ("a3 - a4", "removed"), ("a5 - a6", "removed")}
+
+
+def test_board_edits_that_find_no_edge_or_fight_over_one_are_refused(work):
+    gone = overlay("gone", "remove:\n  edges: [[a3, a6]]\n")
+    assert problems(gone) == [place(gone, "[a3, a6]") + ": remove: no edge between 'a3' and 'a6'"]
+    thaw = overlay("thaw", THAW)
+    other = overlay("other", THAW.replace("a3x", "a3y").replace("[a6, a5]", "[a5, a6]").replace("thaw", "frost"))
+    got = problems(thaw, other)
+    assert len(got) == 1                    # the closed path a5-a6 agrees; the spot between a3 and a4 does not
+    assert ("both change edge 'a3 - a4': " + place(thaw, "[a4, a3]") + " replaces it, "
+            + place(other, "[a4, a3]") + " replaces it") in got[0]

@@ -234,9 +234,14 @@ def overlay_entries(kind: str) -> dict:
     """Returns an overlay's list of new cards, components or spaces: each item an entry, or
     a group (`defaults:` and `entries:`, as in a base file; the loader merges each entry
     onto its defaults before checking it as a whole entry)."""
+    entry = R(kind)
+    if kind == "space":     # a new space may take the place of an edge
+        entry = {**DEFS["space"], "properties": {**DEFS["space"]["properties"], "between": {
+            **R("edge"), "description": "two joined spaces: the new space goes between them (the edge between "
+                                        "them is replaced by one to each)"}}}
     group = obj({"doc": {"type": "string"}, "defaults": DEFS[f"{kind}_groups"]["items"]["properties"]["defaults"],
-                 "entries": {"type": "array", "items": R(kind), "maxItems": 5000}}, ("defaults", "entries"))
-    item = {"if": {"type": "object", "required": ["entries"]}, "then": group, "else": R(kind)}
+                 "entries": {"type": "array", "items": entry, "maxItems": 5000}}, ("defaults", "entries"))
+    item = {"if": {"type": "object", "required": ["entries"]}, "then": group, "else": entry}
     return {"type": "array", "items": item, "maxItems": 5000}
 
 
@@ -259,6 +264,8 @@ def overlay_section(mode: str) -> dict:
 def removal() -> dict:
     names = {"type": "array", "items": {"type": "string", "maxLength": 140}, "maxItems": 500}
     return obj({**{k: names for k in (*KEYED, *NAMED, "triggers", "steps")},
+                "edges": {"type": "array", "items": R("edge"), "maxItems": 500,
+                          "description": "edges by their two ends (either way round)"},
                 "rule": {**R("rule"), "description": "the clause(s) the removal carries"}})
 
 

@@ -109,7 +109,7 @@ def _board(cx: Compiling, w: World) -> None:
         if a in spaces and b in spaces:
             edges.append((a, b))
     w.adj, apart = board_graph(list(spaces), edges, bool(spaces) and not spec.assembled_in_play)
-    if apart is not None:
+    if apart is not None and not any(what == "edges" for what, _key in spec.contested):   # reported once
         count, lonely = apart
         src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src
         cx.diags.append(src.diag(f"the board is not connected: {count} separate parts; "

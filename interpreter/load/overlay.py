@@ -23,7 +23,8 @@ _AGREE = {("remove", "remove"), ("delta", "delta"), ("use", "use"), ("use", "rep
 _SINGULAR = {"params": "parameter", "cards": "card", "components": "component", "spaces": "space",
              "zones": "zone", "dice": "die", "procedures": "procedure", "functions": "function",
              "quantities": "quantity", "steps": "step", "triggers": "trigger on", "box": "box entry",
-             "vars": "variable", "attributes": "attribute", "clauses": "clause", "readings": "reading"}
+             "vars": "variable", "attributes": "attribute", "clauses": "clause", "readings": "reading",
+             "edges": "edge"}
 
 
 def _claim(spec: Spec, vid: str, what: str, key: str, src: Src, diags: list[Diagnostic],
@@ -138,6 +139,9 @@ def _remove(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]
             continue
         for i, key in enumerate(ids):
             at = src.at(name, i)
+            if name == "edges":
+                _remove_edge(spec, vid, key, at, diags)
+                continue
             if not _claim_removal(spec, vid, name, key, at, diags):
                 continue
             if name == "triggers":
@@ -159,6 +163,47 @@ def _remove(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]
                 del table[key]
                 if name == "spaces":
                     spec.edges = [e for e in spec.edges if key not in e[0]]
+
+
+def _edge_key(a: str, b: str) -> str:
+    """Returns the name of an edge whichever way it is written (the board is undirected)."""
+    return " - ".join(sorted((a, b)))
+
+
+def _take_edge(spec: Spec, a: str, b: str) -> bool:
+    """Removes the edge a-b (written either way); returns whether there was one."""
+    kept = [e for e in spec.edges if sorted(e[0]) != sorted((a, b))]
+    found = len(kept) != len(spec.edges)
+    spec.edges = kept
+    return found
+
+
+def _remove_edge(spec: Spec, vid: str, ends: list, at: Src, diags: list[Diagnostic]) -> None:
+    a, b = ends
+    key = _edge_key(a, b)
+    done = any(o != vid and how == "remove" for o, how, _at, _v in spec.changed_by.get(("edges", key), ()))
+    if _claim(spec, vid, "edges", key, at, diags, "remove") and not done and not _take_edge(spec, a, b):
+        diags.append(at.diag(f"remove: no edge between '{a}' and '{b}'"))
+
+
+def _between(spec: Spec, vid: str, items: list, src: Src, diags: list[Diagnostic]) -> None:
+    """A new space with `between: [a, b]` takes the place of the edge a-b: a-x and x-b."""
+    for i, item in enumerate(items):
+        if item is None:
+            continue
+        if "entries" in item:
+            _between(spec, vid, item["entries"], src.at(i, "entries"), diags)
+            continue
+        if "between" not in item:
+            continue
+        a, b = item["between"]
+        at = src.at(i, "between")
+        if not _claim(spec, vid, "edges", _edge_key(a, b), at, diags, "replace", None):
+            continue
+        if not _take_edge(spec, a, b):
+            diags.append(at.diag(f"between: no edge between '{a}' and '{b}' to put '{item['id']}' into"))
+            continue
+        spec.edges += [([a, item["id"]], at), ([item["id"], b], at)]
 
 
 def _claim_removal(spec: Spec, vid: str, name: str, key: str, at: Src, diags: list[Diagnostic]) -> bool:
@@ -224,6 +269,8 @@ def _add(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]) -
             _add_box(spec, vid, body, src.at(name), diags)
             continue
         add_section(spec, name, body, src.loaded, src.path + (name,), diags, "add")
+        if name == "spaces":
+            _between(spec, vid, body, src.at(name), diags)
 
 
 def _add_box(spec: Spec, vid: str, counts: dict, src: Src, diags: list[Diagnostic]) -> None:
