@@ -306,3 +306,14 @@ def test_board_edits_that_find_no_edge_or_fight_over_one_are_refused(work):
     assert len(got) == 1                    # the closed path a5-a6 agrees; the spot between a3 and a4 does not
     assert ("both change edge 'a3 - a4': " + place(thaw, "[a4, a3]") + " replaces it, "
             + place(other, "[a4, a3]") + " replaces it") in got[0]
+
+
+def test_two_player_counts_contradict_and_one_agrees(work):
+    five = "five.yaml"
+    Path(five).write_text("variant: {id: five, name: F, description: x, players: {min: 2, max: 3}}\n")
+    Path("six.yaml").write_text("variant: {id: six, name: S, description: x, players: {min: 2, max: 4}}\n")
+    Path("same.yaml").write_text("variant: {id: same, name: S, description: x, players: {min: 2, max: 3}}\n")
+    assert problems(five, "same.yaml") == []
+    got = problems(five, "six.yaml")
+    assert len(got) == 1 and "both change player count 'max'" in got[0]
+    assert place(five, "max: 3", 5) + " sets it to 3" in got[0] and place("six.yaml", "max: 4", 5) + " sets it to 4" in got[0]

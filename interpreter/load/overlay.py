@@ -24,7 +24,7 @@ _SINGULAR = {"params": "parameter", "cards": "card", "components": "component", 
              "zones": "zone", "dice": "die", "procedures": "procedure", "functions": "function",
              "quantities": "quantity", "steps": "step", "triggers": "trigger on", "box": "box entry",
              "vars": "variable", "attributes": "attribute", "clauses": "clause", "readings": "reading",
-             "edges": "edge"}
+             "edges": "edge", "players": "player count"}
 
 
 def _claim(spec: Spec, vid: str, what: str, key: str, src: Src, diags: list[Diagnostic],
@@ -35,7 +35,7 @@ def _claim(spec: Spec, vid: str, what: str, key: str, src: Src, diags: list[Diag
     for other, how, at, was in claims:
         if other == vid or (how, action) in _AGREE:
             continue
-        if how in ("set", "replace") and action in ("set", "replace") and what == "params" and was == value:
+        if how in ("set", "replace") and action in ("set", "replace") and value is not None and was == value:
             continue        # the same value twice: no contradiction
         spec.contested.add((what, key))
         diags.append(src.diag(f"variants '{other}' and '{vid}' both change {_SINGULAR.get(what, what)} '{key}': "
@@ -110,7 +110,8 @@ def apply_variant(spec: Spec, vid: str, chosen: list[str], diags: list[Diagnosti
         if part in data:
             _PARTS[part](spec, vid, data[part], here.at(part), diags)
     players = data["variant"].get("players")
-    if players:
+    if players and all([_claim(spec, vid, "players", k, here.at("variant", "players", k), diags, "set", players[k])
+                        for k in ("min", "max") if k in players]):
         spec.meta = dict(spec.meta)
         spec.meta["players"] = {"min": players.get("min", spec.meta["players"]["min"]),
                                 "max": players.get("max", spec.meta["players"]["max"])}
@@ -236,9 +237,8 @@ def _replace(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic
                     _replace_step(spec, key, node, src.at(name, key), diags)
             continue
         for key, sub in _keys(name, body):
-            entry = spec.sections["params"].get(key, (None,))[0] if name == "params" else None
             _claim(spec, vid, name, key, src.at(name, *sub), diags, "replace",
-                   _param_value(body[key]) if name == "params" and entry is not None else None)
+                   _param_value(body[key]) if name == "params" else None)
         add_section(spec, name, body, src.loaded, src.path + (name,), diags, "replace")
 
 
