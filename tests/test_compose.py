@@ -317,3 +317,10 @@ def test_two_player_counts_contradict_and_one_agrees(work):
     got = problems(five, "six.yaml")
     assert len(got) == 1 and "both change player count 'max'" in got[0]
     assert place(five, "max: 3", 5) + " sets it to 3" in got[0] and place("six.yaml", "max: 4", 5) + " sets it to 4" in got[0]
+
+
+def test_a_box_count_below_none_and_a_space_between_no_edge_are_refused(work):
+    less = overlay("less", "add:\n  box: {monster: -2}\n")
+    assert problems(less) == [place(less, "-2") + ": box: 1 'monster' -2 leaves fewer than none"]
+    nowhere = overlay("nowhere", THAW.replace("between: [a4, a3]", "between: [a4, zz]"))
+    assert place(nowhere, "[a4, zz]") + ": between: no edge between 'a4' and 'zz' to put 'a3x' into" in problems(nowhere)
