@@ -19,7 +19,7 @@ from .load.overlay import apply_variants
 from .load.spec import Spec, read_spec
 
 CATEGORIES = ("parameters", "steps", "objects", "edges", "abilities", "zones", "procedures", "functions",
-              "quantities", "triggers", "variables", "box", "scoring", "players")
+              "quantities", "triggers", "variables", "box", "scoring", "players", "clauses", "readings")
 
 
 def load_spec(folder: Path, variants: list[str]) -> Spec:
@@ -107,6 +107,9 @@ def model(spec: Spec) -> dict[str, dict[str, Any]]:
     if spec.scoring:
         m["scoring"] = {k: _clean(v) for k, v in spec.scoring[0].items() if k != "doc"}
     m["players"] = {"min": spec.meta["players"]["min"], "max": spec.meta["players"]["max"]}
+    for section in ("clauses", "readings"):       # the rules an expansion states, and how it reads them
+        for key, (item, _src) in spec.sections[section].items():
+            m[section][key] = _clean({k: v for k, v in item.items() if k != "id"})
     return m
 
 

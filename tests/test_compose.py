@@ -324,3 +324,9 @@ def test_a_box_count_below_none_and_a_space_between_no_edge_are_refused(work):
     assert problems(less) == [place(less, "-2") + ": box: 1 'monster' -2 leaves fewer than none"]
     nowhere = overlay("nowhere", THAW.replace("between: [a4, a3]", "between: [a4, zz]"))
     assert place(nowhere, "[a4, zz]") + ": between: no edge between 'a4' and 'zz' to put 'a3x' into" in problems(nowhere)
+
+
+def test_diff_lists_the_clauses_an_expansion_adds(capsys):
+    assert main(["diff", "big-foot", "--variant", "deep-snow", "--json"]) == 1
+    keys = {(c["category"], c["key"], c["what"]) for c in json.loads(capsys.readouterr().out)["changes"]}
+    assert ("clauses", "deep-snow-deck", "added") in keys and ("readings", "dozes-one-per-move", "added") in keys
