@@ -330,3 +330,9 @@ def test_diff_lists_the_clauses_an_expansion_adds(capsys):
     assert main(["diff", "big-foot", "--variant", "deep-snow", "--json"]) == 1
     keys = {(c["category"], c["key"], c["what"]) for c in json.loads(capsys.readouterr().out)["changes"]}
     assert ("clauses", "deep-snow-deck", "added") in keys and ("readings", "dozes-one-per-move", "added") in keys
+
+
+def test_between_on_a_replaced_space_is_refused_not_ignored(work):
+    moved = overlay("moved", "replace:\n  spaces:\n    - {id: a5, kind: blue, between: [a3, a4], props: {number: 6}}\n")
+    assert problems(moved) == [place(moved, "between") + ": between: only a new space (add:) goes between two; "
+                               "a replaced one keeps its edges"]

@@ -239,7 +239,15 @@ def _replace(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic
         for key, sub in _keys(name, body):
             _claim(spec, vid, name, key, src.at(name, *sub), diags, "replace",
                    _param_value(body[key]) if name == "params" else None)
+            if name == "spaces" and "between" in _entry(body, sub):
+                diags.append(src.at(name, *sub).diag("between: only a new space (add:) goes between two; "
+                                                     "a replaced one keeps its edges", ("between",), at_key=True))
         add_section(spec, name, body, src.loaded, src.path + (name,), diags, "replace")
+
+
+def _entry(body: list, sub: tuple) -> dict:
+    """Returns the entry of a keyed section at its path (i, or i, "entries", j)."""
+    return body[sub[0]] if len(sub) == 1 else body[sub[0]]["entries"][sub[2]]
 
 
 def _keys(name: str, body: Any) -> list[tuple[str, tuple]]:
