@@ -15,22 +15,23 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import DefinitionError, Diagnostic
-from .load.overlay import apply_variant
+from .load.overlay import apply_variants
 from .load.spec import Spec, read_spec
 
-CATEGORIES = ("parameters", "steps", "objects", "abilities", "zones", "procedures", "functions", "quantities",
-              "triggers", "variables", "box", "scoring", "players")
+CATEGORIES = ("parameters", "steps", "objects", "edges", "abilities", "zones", "procedures", "functions",
+              "quantities", "triggers", "variables", "box", "scoring", "players", "clauses", "readings")
 
 
 def load_spec(folder: Path, variants: list[str]) -> Spec:
     """Returns a game's merged spec with variants applied; raises DefinitionError."""
     from .load.build import overlay_files
     spec, diags = read_spec(folder)
-    for vid in overlay_files(spec, list(variants), diags):
+    chosen = overlay_files(spec, list(variants), diags)
+    for vid in chosen:
         if vid not in spec.variants:
             from .diagnostics import suggest
             raise DefinitionError([Diagnostic(str(folder), 1, 1, f"no variant '{vid}'" + suggest(vid, spec.variants))])
-        apply_variant(spec, vid, variants, diags)
+    apply_variants(spec, chosen, diags)
     if diags:
         raise DefinitionError(diags)
     return spec
@@ -66,7 +67,7 @@ def model(spec: Spec) -> dict[str, dict[str, Any]]:
     """Returns {category: {key: entry}} describing the rules of a spec."""
     m: dict[str, dict[str, Any]] = {c: {} for c in CATEGORIES}
     for name, (entry, _src) in spec.sections["params"].items():
-        m["parameters"][name] = _clean({k: v for k, v in entry.items() if k in ("value", "by_players")})
+        m["parameters"][name] = _clean({k: v for k, v in entry.items() if k in ("value", "by_players", "rule")})
     _steps(spec, m["steps"])
     for section in ("components", "cards", "spaces"):
         for key, (item, _src) in spec.sections[section].items():
@@ -76,19 +77,21 @@ def model(spec: Spec) -> dict[str, dict[str, Any]]:
             for i, a in enumerate(abilities):
                 if a is not None:
                     m["abilities"][f"{key}#{i}"] = _clean(a)
+    for (a, b), _src in spec.edges:        # the board is undirected: an edge is named by its ends, sorted
+        m["edges"][" - ".join(sorted((str(a), str(b))))] = True
     for section in ("zones", "dice"):
         for key, (item, _src) in spec.sections[section].items():
             m["zones"][key] = _clean({"section": section[:-1] if section == "zones" else "die",
                                       **{k: v for k, v in item.items() if k != "id"}})
     for name, (item, _src) in spec.sections["procedures"].items():
-        entry = {"params": item.get("params", []), "do": item["do"]}
+        entry = {"params": item.get("params", []), "do": item["do"], **_cites(item)}
         exts = [e for e, _s in spec.extensions.get(name, [])]
         if exts:
             entry["extended"] = exts
         m["procedures"][name] = _clean(entry)
     for section in ("functions", "quantities"):
         for name, (item, _src) in spec.sections[section].items():
-            m[section][name] = _clean({"params": item.get("params", []), "expr": item["expr"]})
+            m[section][name] = _clean({"params": item.get("params", []), "expr": item["expr"], **_cites(item)})
     counts: dict[str, int] = {}
     for t, _src in spec.triggers:
         n = counts.get(t["on"], 0)
@@ -104,7 +107,17 @@ def model(spec: Spec) -> dict[str, dict[str, Any]]:
     if spec.scoring:
         m["scoring"] = {k: _clean(v) for k, v in spec.scoring[0].items() if k != "doc"}
     m["players"] = {"min": spec.meta["players"]["min"], "max": spec.meta["players"]["max"]}
+    for section in ("clauses", "readings"):       # the rules an expansion states, and how it reads them
+        for key, (item, _src) in spec.sections[section].items():
+            m[section][key] = _clean({k: v for k, v in item.items() if k != "id"})
     return m
+
+
+def _cites(item: dict) -> dict:
+    """Returns the clauses an entry carries, as the model keeps them (so a replace that
+    drops one shows)."""
+    rule = item.get("rule")
+    return {} if rule is None else {"rule": [rule] if isinstance(rule, str) else list(rule)}
 
 
 def _steps(spec: Spec, out: dict[str, Any]) -> None:
@@ -124,9 +137,11 @@ class Change:
     key: str
     what: str                       # added | removed | changed | moved
     fields: dict[str, Any] = field(default_factory=dict)   # field -> [before, after]
+    by: list[str] = field(default_factory=list)             # the overlays that make it, when several combine
 
     def as_json(self) -> dict:
-        return {"category": self.category, "key": self.key, "what": self.what, "fields": self.fields}
+        out = {"category": self.category, "key": self.key, "what": self.what, "fields": self.fields}
+        return {**out, "by": self.by} if self.by else out
 
 
 def _settle(a: dict, b: dict) -> tuple[dict, dict]:
@@ -163,6 +178,24 @@ def diff(left: dict, right: dict) -> list[Change]:
     return out
 
 
+def attribute(changes: list[Change], folder: Path, base: list[str], variants: list[str]) -> None:
+    """Notes on each change which of several overlays makes it (`by`): each overlay's own
+    change on top of those given before it (and its base variants). Left out if a prefix
+    does not load alone (an overlay that requires one given after it)."""
+    if len(variants) < 2:
+        return
+    try:
+        steps = [model(load_spec(folder, base + variants[:i])) for i in range(len(variants) + 1)]
+    except DefinitionError:
+        return
+    made: dict[tuple[str, str], list[str]] = {}
+    for i, v in enumerate(variants):
+        for c in diff(steps[i], steps[i + 1]):
+            made.setdefault((c.category, c.key), []).append(v)
+    for c in changes:
+        c.by = made.get((c.category, c.key), [])
+
+
 def _changed(cat: str, key: str, a: Any, b: Any) -> Change:
     if not (isinstance(a, dict) and isinstance(b, dict)):
         return Change(cat, key, "changed", {"": [a, b]})
@@ -177,6 +210,18 @@ def _short(v: Any, width: int = 90) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+def _dropped(name: str, before: Any, after: Any) -> str:
+    """Returns what a change leaves out ("" if nothing): a field gone, or the clauses a
+    rule no longer cites (what coverage loses)."""
+    if after is None and before is not None:
+        return "  (dropped)"
+    if name == "rule" and isinstance(before, list) and isinstance(after, list):
+        gone = [x for x in before if x not in after]
+        if gone:
+            return "  (drops " + ", ".join(_short(x, 40) for x in gone) + ")"
+    return ""
+
+
 def render(changes: list[Change], left: str, right: str) -> str:
     """Returns the changes as text, grouped by category."""
     if not changes:
@@ -189,13 +234,14 @@ def render(changes: list[Change], left: str, right: str) -> str:
             continue
         lines.append(f"\n{cat} ({len(mine)}):")
         for c in mine:
+            by = f"  (by {', '.join(c.by)})" if c.by else ""
             if c.what == "added":
-                lines.append(f"  + {c.key}: {_short(c.fields[''][1])}")
+                lines.append(f"  + {c.key}: {_short(c.fields[''][1])}{by}")
             elif c.what == "removed":
-                lines.append(f"  - {c.key}")
+                lines.append(f"  - {c.key}{by}")
             else:
-                lines.append(f"  {sign[c.what]} {c.key}")
+                lines.append(f"  {sign[c.what]} {c.key}{by}")
                 for f, (x, y) in c.fields.items():
                     label = f or "value"
-                    lines.append(f"      {label}: {_short(x, 60)} -> {_short(y, 60)}")
+                    lines.append(f"      {label}: {_short(x, 60)} -> {_short(y, 60)}{_dropped(f, x, y)}")
     return "\n".join(lines)

@@ -403,7 +403,8 @@ variant:
 DUP_MSG = ("var/variants/dup.yaml:7:11: card 'lose-turn' is already defined at var/cards.yaml:{line}; "
            "an overlay changes it with 'replace'")
 RM_MSG = "var/variants/rm.yaml:6:11: remove: no card 'lose-trun' (did you mean 'lose-turn'?)"
-REQ_MSG = "var/variants/req.yaml:5:13: requires unknown variant 'dupe' (did you mean 'dup'?)"
+REQ_MSG = ("var/variants/req.yaml:5:14: requires unknown variant 'dupe' (did you mean 'dup'?); "
+           "an expansion kept outside the game is given by its file (--variant FILE)")
 
 
 def test_valid_overlay_adds_card_and_replaces_procedure(work, capsys):
@@ -451,14 +452,14 @@ def test_broken_overlays(work, capsys):
     assert [f"{e['file']}:{e['line']}:{e['column']}: {e['message']}" for e in json.loads(out)] == [dup, REQ_MSG, RM_MSG]
 
 
-def test_overlay_add_of_existing_box_key_is_an_error(work):
+def test_overlay_add_of_a_box_count_adds_to_it_and_a_wrong_total_shows_every_part(work):
     copy = make_copy("c", files={"variants/y.yaml": (
-        "variant:\n  id: y\n  name: Y\n  description: adds a box entry that exists\n"
+        "variant:\n  id: y\n  name: Y\n  description: adds 24 cards to the box but none to the deck\n"
         "add:\n  box: {card: 24}\n")})
+    line, col = where(copy / "game.yaml", "card: 24", offset=len("card: "))
     got = diags_of(copy, ["y"])
-    assert len(got) == 1
-    assert got[0].startswith("c/variants/y.yaml:6:9: ")
-    assert "'card'" in got[0] and "already defined" in got[0]
+    assert got == [f"c/variants/y.yaml:6:15: box declares 48 'card' (24 at c/game.yaml:{line}:{col}, "
+                   "+24 at c/variants/y.yaml:6:15) but the definitions hold 24"]
 
 
 # ---- 6. no traceback, ever -------------------------------------------------------

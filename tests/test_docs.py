@@ -36,5 +36,6 @@ def test_the_tutorial_commands_work(capsys, tmp_path):
     assert main(["diff", "big-foot", "--variant", v, "--json"]) == 1
     changes = {(c["category"], c["key"]) for c in json.loads(capsys.readouterr().out)["changes"]}
     assert changes == {("parameters", "double_factor"), ("zones", "charms"), ("objects", "lucky-charm"),
-                       ("abilities", "lucky-charm#0"), ("box", "card")}
+                       ("abilities", "lucky-charm#0"), ("box", "card"),
+                       ("clauses", "lucky-charm-keep"), ("clauses", "lucky-charm-escape")}
     assert main(["lint", "big-foot", "--variant", v]) == 0

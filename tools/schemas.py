@@ -148,8 +148,11 @@ DEFS: dict[str, Any] = {
     "param_value": {"description": "a new value for a parameter, or {by_players: {...}}",
                     "anyOf": [{"type": ["string", "integer", "boolean", "null", "array"]},
                               obj({"by_players": {"type": "object", "propertyNames": {"pattern": "^[1-9][0-9]?$"},
-                                                  "additionalProperties": L("value")}, "rule": L("rule")}, ("by_players",)),
-                              obj({"value": L("value"), "rule": L("rule")}, ("value",))]},
+                                                  "additionalProperties": L("value")}, "rule": L("rule"),
+                                   "doc": {"type": "string"}}, ("by_players",)),
+                              obj({"value": L("value"), "rule": L("rule"), "doc": {"type": "string"}}, ("value",))],
+                    "$comment": "rule: clauses the new value carries, cited besides the parameter's own; "
+                                "doc: replaces the parameter's"},
     "node": NODE,
     "structure": {"type": "array", "items": L("node"), "minItems": 1, "maxItems": 200},
     "scoring": obj({"score": L("expr"), "tiebreak": {"type": "array", "items": L("expr"), "maxItems": 10},
@@ -227,11 +230,33 @@ KEYED = {"zones": "zones", "dice": "dice", "components": "components", "cards": 
 NAMED = {"procedures": "procedures", "functions": "functions", "quantities": "functions", "params": "params"}
 
 
-def overlay_section() -> dict:
+def overlay_entries(kind: str) -> dict:
+    """Returns an overlay's list of new cards, components or spaces: each item an entry, or
+    a group (`defaults:` and `entries:`, as in a base file; the loader merges each entry
+    onto its defaults before checking it as a whole entry)."""
+    entry = R(kind)
+    if kind == "space":     # a new space may take the place of an edge
+        entry = {**DEFS["space"], "properties": {**DEFS["space"]["properties"], "between": {
+            **R("edge"), "description": "two joined spaces: the new space goes between them (the edge between "
+                                        "them is replaced by one to each)"}}}
+    group = obj({"doc": {"type": "string"}, "defaults": DEFS[f"{kind}_groups"]["items"]["properties"]["defaults"],
+                 "entries": {"type": "array", "items": entry, "maxItems": 5000}}, ("defaults", "entries"))
+    item = {"if": {"type": "object", "required": ["entries"]}, "then": group, "else": entry}
+    return {"type": "array", "items": item, "maxItems": 5000}
+
+
+BOX_DELTA = {**table({"type": "integer", "minimum": -10000, "maximum": 10000}, ID),
+             "description": "how many of each kind the overlay adds to the box (a negative number takes "
+                            "some out); a kind the box does not have yet starts at 0"}
+
+
+def overlay_section(mode: str) -> dict:
     props: dict[str, Any] = {k: R(v) for k, v in {**KEYED, **NAMED}.items()}
+    props.update({k: overlay_entries(k[:-1]) for k in ("components", "cards", "spaces")})
     props.update({"clauses": R("clauses"), "readings": R("readings"),
                   "edges": R("edges"), "triggers": R("triggers"), "structure": R("structure"),
-                  "scoring": R("scoring"), "vars": R("vars"), "attributes": R("attributes"), "box": R("box"),
+                  "scoring": R("scoring"), "vars": R("vars"), "attributes": R("attributes"),
+                  "box": BOX_DELTA if mode == "add" else R("box"),
                   "steps": table(R("node"), R("id"))})
     return obj(props)
 
@@ -239,6 +264,8 @@ def overlay_section() -> dict:
 def removal() -> dict:
     names = {"type": "array", "items": {"type": "string", "maxLength": 140}, "maxItems": 500}
     return obj({**{k: names for k in (*KEYED, *NAMED, "triggers", "steps")},
+                "edges": {"type": "array", "items": R("edge"), "maxItems": 500,
+                          "description": "edges by their two ends (either way round)"},
                 "rule": {**R("rule"), "description": "the clause(s) the removal carries"}})
 
 
@@ -409,10 +436,13 @@ SCHEMAS: dict[str, dict] = {
                 **obj({"variant": obj({"id": R("id"), "name": {"type": "string"}, "description": {"type": "string"},
                                        "version": {"type": "string"},
                                        "requires": {"type": "array", "items": R("id")},
-                                       "excludes": {"type": "array", "items": R("id")},
+                                       "conflicts": {"type": "array", "items": R("id"),
+                                                     "description": "expansions it cannot be played with"},
+                                       "excludes": {"type": "array", "items": R("id"),
+                                                    "description": "the older name of conflicts"},
                                        "players": obj({"min": {"type": "integer"}, "max": {"type": "integer"}}),
                                        "provenance": R("provenance")}, ("id", "name", "description")),
-                       "remove": removal(), "replace": overlay_section(), "add": overlay_section(),
+                       "remove": removal(), "replace": overlay_section("replace"), "add": overlay_section("add"),
                        "set": obj({"params": table(R("param_value"))}),
                        "extend": obj({
                            "procedures": table(obj({"before": R("effect"), "after": R("effect"),

@@ -171,12 +171,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from ..diff import diff, load_spec, model, render
+    from ..diff import attribute, diff, load_spec, model, render
     if not args.other and not args.variant:
         raise UsageError("give a second game or folder, or --variant: what should the game be compared with?")
     left = game_folder(args.game)
     right = game_folder(args.other) if args.other else left
     changes = diff(model(load_spec(left, args.base_variant)), model(load_spec(right, args.variant)))
+    if not args.other:      # several expansions together: which one makes each change
+        attribute(changes, left, args.base_variant, args.variant)
 
     def side(target: str, variants: list[str]) -> str:
         return target + "".join(f" --variant {v}" for v in variants)

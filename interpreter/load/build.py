@@ -26,7 +26,7 @@ from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
 from .files import PART_FILES, display_path, read_part, resolve_game
-from .overlay import apply_variant
+from .overlay import apply_variants
 from .spec import Spec, read_spec
 from .trees import kept_trees
 
@@ -71,8 +71,7 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
             diags.append(Diagnostic(display_path(folder), 1, 1, f"no variant '{vid}'"
                                     + suggest(vid, spec.variants)
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
-            continue
-        apply_variant(spec, vid, variants, diags)
+    variants = apply_variants(spec, variants, diags)
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:
         return None, diags
     # Compile even after problems (entries with schema problems were left out), so one run

@@ -257,6 +257,8 @@ def _read_part(path: Path, display: str, kind: str, partial: bool) -> tuple[Load
         _merge_groups(loaded.data)
     elif kind == "board" and isinstance(loaded.data, dict):
         _merge_groups(loaded.data.get("board"))
+    elif kind == "variant" and isinstance(loaded.data, dict):
+        _merge_overlay_groups(loaded.data)
     mark = _valid_mark(key, kind)
     if mark is not None and cache.read_bytes(mark) is not None:
         return loaded, []           # checked valid before: the same text against the same schema
@@ -313,6 +315,16 @@ def _merge_groups(data: Any) -> None:
         if isinstance(group, dict) and isinstance(group.get("defaults"), dict) and isinstance(group.get("entries"), list):
             group["entries"] = [merge_entry(group["defaults"], e) if isinstance(e, dict) else e
                                 for e in group["entries"]]
+
+
+def _merge_overlay_groups(data: dict) -> None:
+    """Expands the groups among an overlay's new cards, components and spaces in place
+    (an item with `defaults:` and `entries:`), as `groups:` of a base file are."""
+    for part in ("add", "replace"):
+        for kind in ("cards", "components", "spaces"):
+            items = data.get(part, {}).get(kind) if isinstance(data.get(part), dict) else None
+            if isinstance(items, list):
+                _merge_groups({"groups": [x for x in items if isinstance(x, dict) and "entries" in x]})
 
 
 def display_path(path: Path) -> str:

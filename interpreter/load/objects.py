@@ -109,7 +109,7 @@ def _board(cx: Compiling, w: World) -> None:
         if a in spaces and b in spaces:
             edges.append((a, b))
     w.adj, apart = board_graph(list(spaces), edges, bool(spaces) and not spec.assembled_in_play)
-    if apart is not None:
+    if apart is not None and not any(what == "edges" for what, _key in spec.contested):   # reported once
         count, lonely = apart
         src = spaces[lonely[0]][1] if lonely[0] in spaces else spec.meta_src
         cx.diags.append(src.diag(f"the board is not connected: {count} separate parts; "
@@ -161,8 +161,10 @@ def _box(cx: Compiling, w: World) -> None:
     if not spec.box or spec.pruned:   # counts are meaningless with entries left out
         return
     for kind, (n, src) in spec.box.items():
-        if counts.get(kind, 0) != n:
-            cx.diags.append(src.diag(f"box declares {n} '{kind}' but the definitions hold {counts.get(kind, 0)}"))
+        if counts.get(kind, 0) != n and ("box", kind) not in spec.contested:   # a fight is reported once
+            parts = spec.box_parts.get(kind)
+            made = f" ({', '.join(f'{k:+d} at {at.place}' for k, at in parts).lstrip('+')})" if parts else ""
+            cx.diags.append(src.diag(f"box declares {n} '{kind}'{made} but the definitions hold {counts.get(kind, 0)}"))
     for kind in counts:
         if kind not in spec.box:
             cx.diags.append(spec.meta_src.diag(f"components of kind '{kind}' are not declared in 'box'"))

@@ -38,6 +38,12 @@ class Src:
         pos = self.loaded.pos(self.path)
         return f"{self.loaded.file}:{pos.line}"
 
+    @property
+    def place(self) -> str:
+        """Returns file:line:col, for a message that names a second location."""
+        pos = self.loaded.pos(self.path)
+        return f"{self.loaded.file}:{pos.line}:{pos.column}"
+
 
 @dataclass
 class Node:
@@ -106,7 +112,10 @@ class Spec:
     assembled_in_play: bool = False
     pruned: bool = False          # some entries were left out for schema problems
     variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
-    changed_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, key) -> overlay id
+    # (section, key) -> what each overlay did to it: [(overlay id, action, Src, value)]
+    changed_by: dict[tuple[str, str], list[tuple[str, str, Src, Any]]] = field(default_factory=dict)
+    box_parts: dict[str, list[tuple[int, Src]]] = field(default_factory=dict)   # kind -> base count, deltas
+    contested: set[tuple[str, str]] = field(default_factory=set)   # what two overlays fight over (reported)
     removal_rules: list[tuple[Any, Src]] = field(default_factory=list)   # clauses overlays' removals carry
     terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
 
@@ -122,6 +131,9 @@ def _keyed(spec: Spec, name: str, value: list, here: Src, diags: list[Diagnostic
         if item is None:   # left out for a schema problem already reported
             continue
         src = here.at(i)
+        if "entries" in item:   # an overlay's group: entries merged onto its defaults (files.py)
+            _keyed(spec, name, item["entries"], src.at("entries"), diags, mode)
+            continue
         key = item["id"]
         if mode == "add" and key in table:
             first = table[key][1]
@@ -132,7 +144,7 @@ def _keyed(spec: Spec, name: str, value: list, here: Src, diags: list[Diagnostic
         if mode == "replace" and key not in table:
             diags.append(src.diag(f"replace: no {name[:-1]} '{key}' to replace" + suggest(key, table), ("id",)))
             continue
-        table[key] = (item, src)
+        table[key] = (keep_citation(table[key][0], item) if mode == "replace" else item, src)
 
 
 def _named(table: dict, what: str, value: dict, here: Src, diags: list[Diagnostic], mode: str) -> None:
@@ -145,7 +157,20 @@ def _named(table: dict, what: str, value: dict, here: Src, diags: list[Diagnosti
         if mode == "replace" and key not in table:
             diags.append(src.diag(f"replace: no {what} '{key}'" + suggest(key, table), at_key=True))
             continue
-        table[key] = (item, src)
+        table[key] = (keep_citation(table[key][0], item) if mode == "replace" else item, src)
+
+
+KEPT = ("rule", "doc")
+
+
+def keep_citation(old: Any, new: Any) -> Any:
+    """Returns a replacing entry with the replaced one's `rule:` and `doc:` where it gives
+    none: a replace changes what a rule does, not which clause it carries (coverage would
+    silently lose the clause otherwise)."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return new
+    kept = {k: old[k] for k in KEPT if k in old and k not in new}
+    return {**new, **kept} if kept else new
 
 
 def add_section(spec: Spec, name: str, value: Any, loaded: Loaded, base: tuple,
