@@ -80,7 +80,9 @@ def api(handler: Handler, server: Server) -> Callable[[Request], Awaitable[Respo
         try:
             return JSONResponse(await handler(request, server))
         except WebError as err:
-            return JSONResponse({"error": printable(cut(str(err)))}, status_code=err.status)
+            # after a 413 the rest of the body is not read: the connection ends with the answer
+            close = {"connection": "close"} if err.status == 413 else None
+            return JSONResponse({"error": printable(cut(str(err)))}, status_code=err.status, headers=close)
         except Exception as err:
             LOG.error("%s %s failed: %s: %s", request.method, cut(request.url.path, 80), type(err).__name__,
                       printable(cut(str(err), 200)))
