@@ -35,6 +35,8 @@ from interpreter.engine.view import observe, visible
 from interpreter.lang.runtime import Ctx, text_of
 from interpreter.records import make_record
 from interpreter.web.app import create_app
+from interpreter.web.bodies import parse
+from interpreter.web.errors import WebError
 from interpreter.web.games import Catalogue
 from interpreter.web.server import start_in_thread
 from interpreter.web.tables import IDLE_PLAYING, new_table, table_shelf
@@ -487,7 +489,7 @@ def corpus(token: str, mine: dict, at: int, record: dict, replay: str) -> list[C
             Case(f"{path} null", "POST", path, b"null", mine),
             Case(f"{path} a huge number alone", "POST", path, b"9" * 5000, mine),
             # (a length declared, no body sent: the answer comes from the head alone)
-            Case(f"{path} 9 MB declared", "POST", path, b"", {**mine, "Content-Length": str(9 * 2 ** 20)}),
+            Case(f"{path} 3 MB declared", "POST", path, b"", {**mine, "Content-Length": str(3 * 2 ** 20)}),
             Case(f"{path} 200 MB declared", "POST", path, b"", {**mine, "Content-Length": str(200 * 2 ** 20)}),
             Case(f"{path} a bad Content-Length", "POST", path, b"", {**mine, "Content-Length": "-1"}),
             Case(f"{path} 1e30 Content-Length", "POST", path, b"", {**mine, "Content-Length": "1" + "0" * 30}),
@@ -524,6 +526,9 @@ def corpus(token: str, mine: dict, at: int, record: dict, replay: str) -> list[C
         Case("a record of a game in play", "GET", f"/api/tables/{token}/record"),
         Case("undo with a body", "POST", f"/api/tables/{token}/undo", b'{"steps": 99}', mine),
         Case("library out of range", "POST", "/api/replays", b'{"library": 99}'),
+        Case("a result nested 900 deep", "POST", "/api/replays",
+             json.dumps({"record": {**record, "result": {}}}).replace('"result": {}', '"result": ' + '{"a":' * 900 + "1" + "}" * 900).encode()),
+        Case("300,000 values", "POST", "/api/replays", b"[" + b"[]," * 300_000 + b"[]]"),
     ]
     return cases
 
@@ -604,9 +609,41 @@ def test_a_200_mb_chunked_body_is_refused_before_it_is_read(served):
 
 @pytest.mark.parametrize("path", ["/api/tables", "/api/replays"])
 @pytest.mark.parametrize("chunked", [True, False])
-def test_a_9_mb_body_is_refused(served, path, chunked):
-    sent, answer = big_post(served, path, 9, chunked)
-    assert answer.startswith(b"HTTP/1.1 413") and b"over 8 MB" in answer, answer[:200]
+def test_a_3_mb_body_is_refused(served, path, chunked):
+    sent, answer = big_post(served, path, 3, chunked)
+    assert answer.startswith(b"HTTP/1.1 413") and b"over 2 MB" in answer, answer[:200]
+
+
+def test_a_body_of_many_values_is_refused_before_it_is_parsed(served):
+    """2 MB of `[],` would be 700,000 lists (40 MB) once parsed: counted on the bytes first."""
+    raw = b"[" + b"[]," * 690_000 + b"[]]"
+    tracemalloc.start()
+    try:
+        status, data, _ = call(served, "POST", "/api/replays", raw=raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    print(f"690,000 lists: {status}, peak traced memory {peak / 2 ** 20:.1f} MB")
+    assert status == 400 and "more than 250000 values" in data["error"]
+    assert peak < 15 * 2 ** 20
+
+
+@pytest.mark.parametrize("raw,says", [
+    (b'{"a": "\\ud800"}', "not Unicode"),
+    (b'{"\\udfff": 1}', "not Unicode"),
+    (b'{"a": ' + b"[" * 17 + b"]" * 17 + b"}", "nested more than 16 deep"),
+    (b"[" * 5000 + b"]" * 5000, "nested more than 16 deep"),
+    (b'{"a": 1, "a": 1}', "given twice"),
+    (b'{"a": ' + b"1" * 21 + b"}", "has 21 digits"),
+    (b'{"a": 1e400}', "too big"),
+    (b'{"a": NaN}', "NaN is not a number"),
+    (b"\xff", "not UTF-8"),
+])
+def test_a_body_is_parsed_within_its_limits(raw, says):
+    """The parser's own limits, each shown refusing (and the control: a body inside them parses)."""
+    with pytest.raises(WebError, match=says):
+        parse(raw)
+    assert parse(b'{"a": [' + b"[" * 14 + b"]" * 14 + b'], "b": "\xc3\xa9", "c": ' + b"9" * 20 + b"}")["c"] == int("9" * 20)
 
 
 # ---- records --------------------------------------------------------------------------------------
