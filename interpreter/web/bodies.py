@@ -4,7 +4,8 @@ at most MAX_VALUES values, counted on the bytes before parsing (a body of 2 MB o
 would be 700,000 lists, 40 MB, once parsed); JSON with bounded numbers (no 5,000-digit
 int reaches int()), no NaN or Infinity, no duplicated field, no text that is not
 Unicode, no deeper than MAX_DEPTH (what reaches the engine is never deeper than a
-record needs); then every field checked for its kind. Each refusal is a WebError with a short message (values quoted by excerpt)."""
+record needs); then every field checked for its kind. Each refusal is a WebError
+with a short message (values quoted by excerpt)."""
 from __future__ import annotations
 
 import json

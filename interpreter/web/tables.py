@@ -103,7 +103,8 @@ class Table:
 
     def summary(self, token: str) -> dict:
         return {"table": token, "game": self.g.name, "game_id": self.g.id, "variants": list(self.g.variants),
-                "players": self.n, "seat": self.human, "seat_name": self.g.player_name(self.human), "choices": len(self.state.d["actions"]),
+                "players": self.n, "seat": self.human, "seat_name": self.g.player_name(self.human),
+                "choices": len(self.state.d["actions"]),
                 "over": self.state.is_terminal()}
 
 
