@@ -124,6 +124,7 @@ async def games(request: Request, server: Server) -> dict:
 async def list_tables(request: Request, server: Server) -> dict:
     """The tables whose secrets the page holds (it names them): nobody else's."""
     rows = []
+    server.tables.sweep()
     for pair in request.headers.get(SEATS, "").split()[:MAX_LISTED]:
         token, _, secret = pair.partition(":")
         table = server.tables.peek(token)

@@ -242,6 +242,7 @@ async function choose(i) {
   } catch (e) {
     problem(e.message);
     if (e.status === 409) await openTable(current.table);
+    if (e.status === 404 || e.status === 410) keepSecret(current.table, null);   // closed: the message says why
   } finally {
     $("#play").classList.remove("busy");
     if (current) current.busy = false;
