@@ -223,9 +223,10 @@ def test_a_record_stepped_through_with_the_slider(app, url, page, tmp_path):
     at_step(0, "Home")
 
 
-def api(url: str, path: str, data=None) -> tuple[int, dict]:
+def api(url: str, path: str, data=None, secret: str | None = None) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json", **({"X-Cairn-Seat": secret} if secret else {})}
     req = urllib.request.Request(url.rstrip("/") + path, data=None if data is None else json.dumps(data).encode(),
-                                 headers={"Content-Type": "application/json"})
+                                 headers=headers)
     try:
         with urllib.request.urlopen(req) as fh:
             return fh.status, json.loads(fh.read())
@@ -250,8 +251,8 @@ def test_api_errors_are_messages(url, path, data, status, says):
 
 def test_a_stale_click_changes_nothing(url):
     _, view = api(url, "/api/tables", {"game": "big-foot", "players": 2, "seed": 1})
-    token, at = view["table"], view["at"]
-    _, after = api(url, f"/api/tables/{token}/choose", {"option": 0, "at": at})
-    status, body = api(url, f"/api/tables/{token}/choose", {"option": 0, "at": at})
+    token, at, secret = view["table"], view["at"], view["secret"]
+    _, after = api(url, f"/api/tables/{token}/choose", {"option": 0, "at": at}, secret)
+    status, body = api(url, f"/api/tables/{token}/choose", {"option": 0, "at": at}, secret)
     assert after["at"] > at and status == 409
-    assert api(url, f"/api/tables/{token}")[1]["at"] == after["at"]
+    assert api(url, f"/api/tables/{token}", secret=secret)[1]["at"] == after["at"]

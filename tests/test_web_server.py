@@ -13,7 +13,7 @@ import pytest
 from interpreter.cli.main import main
 from interpreter.web.games import Catalogue, WebError
 from interpreter.web.replays import STRIDE, open_record
-from interpreter.web.tables import new_table, table_shelf
+from interpreter.web.tables import IDLE_OVER, IDLE_PLAYING, new_table, table_shelf
 from interpreter.web.views import seat_view
 
 
@@ -22,14 +22,65 @@ def catalogue():
     return Catalogue()
 
 
-def test_tables_are_bounded_and_named_by_random_tokens(catalogue):
+class Clock:
+    """A clock the test moves (the shelves' idle times without waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def finish(t) -> None:
+    while not t.state.is_terminal():
+        t.choose(0, len(t.state.d["actions"]))
+
+
+def test_a_full_server_refuses_a_new_game_and_never_drops_one_in_play(catalogue):
     g = catalogue.game("tic-tac-toe")
-    tables = table_shelf(limit=2)
-    tokens = [tables.add(new_table(g, 2, 0, "random", s)) for s in range(3)]
-    assert len(set(tokens)) == 3 and all(len(t) >= 16 for t in tokens)
-    with pytest.raises(WebError, match="no such game"):
-        tables.get(tokens[0])                       # the oldest made room
-    assert tables.get(tokens[2]).seed == 2
+    tables = table_shelf(limit=2, clock=Clock())
+    tokens = [tables.add(new_table(g, 2, 0, "random", s)) for s in range(2)]
+    assert len(set(tokens)) == 2 and all(len(t) >= 20 for t in tokens)
+    with pytest.raises(WebError, match="server is full: 2 games") as err:
+        tables.add(new_table(g, 2, 0, "random", 2))
+    assert err.value.status == 503
+    assert [tables.get(t).seed for t in tokens] == [0, 1]      # both still there
+    finish(tables.get(tokens[0]))                               # a finished game may make room
+    third = tables.add(new_table(g, 2, 0, "random", 2))
+    with pytest.raises(WebError, match="gone: it was closed to make room") as err:
+        tables.get(tokens[0])
+    assert err.value.status == 410
+    assert tables.get(tokens[1]).seed == 1 and tables.get(third).seed == 2
+    with pytest.raises(WebError, match="no such game") as err:
+        tables.get("never-was")
+    assert err.value.status == 404
+
+
+def test_tables_are_kept_until_idle_for_their_time(catalogue):
+    g = catalogue.game("tic-tac-toe")
+    clock = Clock()
+    tables = table_shelf(clock=clock)
+    playing, over = (tables.add(new_table(g, 2, 0, "random", s)) for s in range(2))
+    finish(tables.get(over))
+    clock.now = IDLE_OVER + 1                     # the finished one goes, the one in play stays
+    with pytest.raises(WebError, match="gone: it was closed after 30 minutes without a request") as err:
+        tables.get(over)
+    assert err.value.status == 410
+    tables.get(playing)                           # a request: its idle time starts again
+    clock.now += IDLE_PLAYING - 1
+    assert tables.get(playing).seed == 0
+    clock.now += IDLE_PLAYING + 1
+    with pytest.raises(WebError, match="closed after 2 hours without a request"):
+        tables.get(playing)
+
+
+def test_only_the_seats_secret_is_its_seat(catalogue):
+    t = new_table(catalogue.game("tic-tac-toe"), 2, 1, "random", 1)
+    secret = t.seat_secrets[1]
+    assert len(secret) >= 32 and list(t.seat_secrets) == [1]
+    assert t.seat_of(secret) == 1
+    assert t.seat_of(secret[:-1]) is None and t.seat_of("") is None and t.seat_of("\ud800é") is None
 
 
 def test_undo_replays_the_same_game_with_the_bots_as_they_were(catalogue):
@@ -60,8 +111,7 @@ def test_a_stale_choice_and_a_bad_option_are_refused(catalogue):
 def test_replay_states_match_a_fresh_replay_and_stay_unchanged(catalogue):
     g = catalogue.game("stonefire")
     t = new_table(g, 2, 0, "random", 4)
-    while not t.state.is_terminal():
-        t.choose(0, len(t.state.d["actions"]))
+    finish(t)
     rep = open_record(catalogue, t.record())
     assert sorted(rep.kept) == list(range(0, rep.steps + 1, STRIDE))
     for k in (0, 1, STRIDE, STRIDE + 3, rep.steps):
@@ -76,7 +126,7 @@ def test_replay_states_match_a_fresh_replay_and_stay_unchanged(catalogue):
 
 def test_a_record_of_other_definitions_does_not_open(catalogue):
     t = new_table(catalogue.game("tic-tac-toe"), 2, 0, "random", 1)
-    record = dict(t.record(), definitions_sha256="0" * 64)
+    record = dict(t.record_so_far(), definitions_sha256="0" * 64)
     with pytest.raises(WebError, match="other definitions"):
         open_record(catalogue, record)
 

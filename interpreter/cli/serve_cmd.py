@@ -1,5 +1,6 @@
 """`cairn serve`: the web player and replay viewer on a local address (127.0.0.1 unless
---host says otherwise). Needs the `web` extra; without it, says how to install it."""
+--host says otherwise; the server answers only to localhost, its own address and the
+--host name, see web/guard.py). Needs the `web` extra; without it, says how to install it."""
 from __future__ import annotations
 
 import argparse
@@ -46,11 +47,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot listen on {args.host}:{port}: {err.strerror or err}") from None
         sock = bind(args.host, 0)      # the default port is taken: any free one
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"note: listening on {args.host}: anyone who can reach it can play and open records here",
-              file=sys.stderr)
+        print(f"note: listening on {args.host}: anyone who can reach it can start games, watch a game whose "
+              "address they are given, and open records here", file=sys.stderr)
     if args.json:
         print(json.dumps({"url": url_of(sock)}), flush=True)
     else:
         print(f"Cairn is serving on {url_of(sock)}  (Ctrl-C stops it)", flush=True)
-    server_for(create_app(catalogue, library, game), quiet=not args.verbose).run(sockets=[sock])
+    server_for(create_app(catalogue, library, game, hosts=[args.host]), quiet=not args.verbose).run(sockets=[sock])
     return 0

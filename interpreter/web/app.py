@@ -8,47 +8,60 @@ requests run one at a time on the event loop: tables and replays are never touch
 two threads, with no locks to get wrong, and a local server for a few people needs no
 more.
 
-API (JSON; errors are {"error": message} with a 4xx status, never a traceback):
+API (JSON; errors are {"error": message} with a 4xx status, never a traceback). A table's
+token lets anyone who has it watch the game as a spectator; the person's seat has a secret,
+given once in the answer that starts the game, sent back in the X-Cairn-Seat header: every
+choice needs it, and with it the table shows that seat's view.
   GET  /api/games                          games, player counts, variants
-  GET  /api/tables                         the games being played here
-  POST /api/tables                         {game, variants, players, seat, bot, seed?} -> a new game
-  GET  /api/tables/{t}                     the person's view
-  POST /api/tables/{t}/choose              {option, at}: the person's choice (bots answer)
-  POST /api/tables/{t}/undo                back to the person's previous decision
-  GET  /api/tables/{t}/record              the game record so far (as `cairn play --record` writes it)
-  POST /api/tables/{t}/replay              open the game so far as a replay
-  GET  /api/replays                        replays open here, and records given with `cairn serve --records`
-  POST /api/replays                        {record} or {library: i}: open a record
+  GET  /api/tables                         the tables named in X-Cairn-Seats ("table:secret ..."), nobody else's
+  POST /api/tables                         {game, variants, players, seat, bot, seed?} -> a new game, and its secret
+  GET  /api/tables/{t}                     the seat's view (the spectator's without a secret); never the seed
+  POST /api/tables/{t}/choose              {option, at}: the person's choice (bots answer); needs the secret
+  POST /api/tables/{t}/undo                back to the person's previous decision; needs the secret
+  GET  /api/tables/{t}/record              the game record (as `cairn play --record` writes it), once it is over
+  POST /api/tables/{t}/replay              open the game so far as a replay (while it is on: the seat's views only)
+  GET  /api/replays                        records given with `cairn serve --records`
+  POST /api/replays                        {record} or {library: i}: open a record (it must replay to its claims)
   GET  /api/replays/{r}?step=K&seat=S      the view after K choices from seat S (or `spectator`)
+
+Every request passes guard.py (Host, and Origin on a change) and every body bodies.py
+(size, JSON numbers, depth, each field's kind).
 """
 from __future__ import annotations
 
-import json
 import logging
+import re
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterable
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .games import Catalogue, WebError
-from .replays import open_record, replay_shelf
-from .tables import new_table, table_shelf
+from .bodies import json_object, text, texts, whole
+from .errors import WebError, cut, excerpt, printable
+from .games import Catalogue
+from .guard import Guard
+from .replays import Replay, open_record, replay_shelf
+from .tables import Table, new_table, table_shelf
 from .views import seat_view
 
 LOG = logging.getLogger("cairn.web")
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 8 * 1024 * 1024      # an uploaded record may be this big
 MAX_LIBRARY = 500               # records listed from --records
+MAX_LISTED = 100                # tables one X-Cairn-Seats header may name
+SEAT = "x-cairn-seat"           # the header that carries a seat's secret
+SEATS = "x-cairn-seats"         # "table:secret table:secret": the tables a page lists
+SMALL = re.compile(r"-?[0-9]{1,9}", re.ASCII)
 
 
 class Server:
     """What the routes share: the games offered, the tables and the replays."""
 
-    def __init__(self, catalogue: Catalogue, library: list[dict] | None = None, game: str | None = None):
+    def __init__(self, catalogue: Catalogue, library: list | None = None, game: str | None = None):
         self.catalogue = catalogue
         self.tables = table_shelf()
         self.replays = replay_shelf()
@@ -60,39 +73,47 @@ Handler = Callable[[Request, Server], Awaitable[Any]]
 
 
 def api(handler: Handler, server: Server) -> Callable[[Request], Awaitable[Response]]:
-    """Wraps a handler: its value as JSON, a WebError as {"error"} with its status."""
+    """Wraps a handler: its value as JSON, a WebError as {"error"} with its status; any
+    other exception is a bug (the engine's or ours): one line to the log, no traceback
+    (it could hold a seat's secrets), and a 500 that says so."""
     async def endpoint(request: Request) -> Response:
         try:
             return JSONResponse(await handler(request, server))
         except WebError as err:
-            return JSONResponse({"error": str(err)}, status_code=err.status)
-        except Exception as err:  # a bug (the engine's or ours): one line to the page, the trace to the log
-            LOG.exception("%s %s failed", request.method, request.url.path)
-            return JSONResponse({"error": f"the server failed: {type(err).__name__}: {err}"}, status_code=500)
+            # after a 413 the rest of the body is not read: the connection ends with the answer
+            close = {"connection": "close"} if err.status == 413 else None
+            return JSONResponse({"error": printable(cut(str(err)))}, status_code=err.status, headers=close)
+        except Exception as err:
+            LOG.error("%s %s failed: %s: %s", request.method, cut(request.url.path, 80), type(err).__name__,
+                      printable(cut(str(err), 200)))
+            return JSONResponse({"error": f"the server failed (a bug): {type(err).__name__}"}, status_code=500)
     return endpoint
 
 
-async def body(request: Request) -> dict:
-    """Returns the request's JSON object; raises WebError when it is too big or not one."""
-    declared = request.headers.get("content-length", "0")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise WebError(f"the request is over {MAX_BODY // (1024 * 1024)} MB", 413)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(f"the request is over {MAX_BODY // (1024 * 1024)} MB", 413)
-    try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
-        raise WebError(f"expected JSON, got: {err}") from None
-    if not isinstance(data, dict):
-        raise WebError("expected a JSON object")
-    return data
+def seat_of(request: Request, table: Table) -> int | None:
+    """Returns the seat whose secret the request carries, None when it carries none (a
+    spectator); raises WebError 403 when it carries one that is not this table's."""
+    given = request.headers.get(SEAT)
+    if not given:
+        return None
+    seat = table.seat_of(given)
+    if seat is None:
+        raise WebError("that is not the secret of a seat at this game: it may be watched, not played", 403)
+    return seat
 
 
-def table_view(server: Server, token: str) -> dict:
-    table = server.tables.get(token)
-    view = seat_view(table.g, table.state.d, table.human)
-    view.update(table=token, can_undo=len(table.checkpoints) >= 2 and not table.state.is_terminal(), seed=table.seed)
+def player_of(request: Request, table: Table) -> int:
+    """Returns the seat acting; raises WebError 403 without that seat's secret."""
+    seat = seat_of(request, table)
+    if seat is None or seat != table.human:
+        raise WebError("only the player of this seat may choose here: the request lacks its secret (X-Cairn-Seat)", 403)
+    return seat
+
+
+def table_view(token: str, table: Table, seat: int | None) -> dict:
+    """Returns what the page shows of a table to a seat (None: a spectator); never the seed."""
+    view = seat_view(table.g, table.state.d, seat)
+    view.update(table=token, can_undo=seat is not None and len(table.checkpoints) >= 2 and not table.state.is_terminal())
     return view
 
 
@@ -101,31 +122,47 @@ async def games(request: Request, server: Server) -> dict:
 
 
 async def list_tables(request: Request, server: Server) -> dict:
-    return {"tables": server.tables.summaries()}
+    """The tables whose secrets the page holds (it names them): nobody else's."""
+    rows = []
+    server.tables.sweep()
+    for pair in request.headers.get(SEATS, "").split()[:MAX_LISTED]:
+        token, _, secret = pair.partition(":")
+        table = server.tables.peek(token)
+        if table is not None and secret and table.seat_of(secret) is not None:
+            rows.append(table.summary(token))
+    return {"tables": rows}
 
 
 async def create_table(request: Request, server: Server) -> dict:
-    data = await body(request)
-    g = server.catalogue.game(data.get("game"), data.get("variants", []))
-    table = new_table(g, data.get("players"), data.get("seat", 0), data.get("bot", "random"), data.get("seed"))
-    return table_view(server, server.tables.add(table))
+    data = await json_object(request, {"game", "variants", "players", "seat", "bot", "seed"})
+    g = server.catalogue.game(text(data, "game"), texts(data, "variants"))
+    table = new_table(g, whole(data, "players"), whole(data, "seat", 0), text(data, "bot", "random"), whole(data, "seed"))
+    token = server.tables.add(table)
+    return {**table_view(token, table, table.human), "secret": table.seat_secrets[table.human]}
 
 
 async def show_table(request: Request, server: Server) -> dict:
-    return table_view(server, request.path_params["token"])
+    token = request.path_params["token"]
+    table = server.tables.get(token)
+    return table_view(token, table, seat_of(request, table))
 
 
 async def choose(request: Request, server: Server) -> dict:
-    data = await body(request)
     token = request.path_params["token"]
-    server.tables.get(token).choose(data.get("option"), data.get("at"))
-    return table_view(server, token)
+    table = server.tables.get(token)
+    seat = player_of(request, table)
+    data = await json_object(request, {"option", "at"})
+    table.choose(data.get("option"), data.get("at"))
+    return table_view(token, table, seat)
 
 
 async def undo(request: Request, server: Server) -> dict:
     token = request.path_params["token"]
-    server.tables.get(token).undo()
-    return table_view(server, token)
+    table = server.tables.get(token)
+    seat = player_of(request, table)
+    await json_object(request, set())
+    table.undo()
+    return table_view(token, table, seat)
 
 
 async def table_record(request: Request, server: Server) -> dict:
@@ -133,23 +170,39 @@ async def table_record(request: Request, server: Server) -> dict:
 
 
 async def table_replay(request: Request, server: Server) -> dict:
-    rep = open_record(server.catalogue, server.tables.get(request.path_params["token"]).record())
+    table = server.tables.get(request.path_params["token"])
+    seat = seat_of(request, table)
+    await json_object(request, set())
+    rep = open_record(server.catalogue, table.record_so_far(), live=table, seat=seat)
     return rep.summary(server.replays.add(rep))
 
 
 async def list_replays(request: Request, server: Server) -> dict:
-    shelf = [{"library": i, "game": r.get("game"), "players": r.get("players"), "seed": r.get("seed"),
-              "steps": len(r.get("actions") or []), "result": r.get("result")} for i, r in enumerate(server.library)]
-    return {"replays": server.replays.summaries(), "library": shelf}
+    """The records given with --records (a replay opened here is listed to no one: its
+    token is its opener's)."""
+    return {"library": [library_row(i, r) for i, r in enumerate(server.library)]}
+
+
+def library_row(i: int, r: Any) -> dict:
+    """Returns what the replay page lists of a --records record, not yet checked (so not
+    its claimed result: that is shown once it replays)."""
+    r = r if isinstance(r, dict) else {}
+    game, players, seed, actions = (r.get(k) for k in ("game", "players", "seed", "actions"))
+    return {"library": i, "game": printable(cut(game, 60)) if isinstance(game, str) else None,
+            "players": players if _small(players) else None, "seed": seed if _small(seed, 2 ** 63) else None,
+            "steps": len(actions) if isinstance(actions, list) else 0}
+
+
+def _small(value: Any, most: int = 1000) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < most
 
 
 async def create_replay(request: Request, server: Server) -> dict:
-    data = await body(request)
+    data = await json_object(request, {"record", "library"})
     if "library" in data:
-        i = data["library"]
-        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(server.library):
-            raise WebError(f"expected a record number from 0 to {len(server.library) - 1}, got {i!r}")
-        record = server.library[i]
+        if not server.library:
+            raise WebError("this server was given no records (cairn serve --records)")
+        record = server.library[whole(data, "library", lo=0, hi=len(server.library) - 1)]
     else:
         record = data.get("record")
     rep = open_record(server.catalogue, record)
@@ -157,33 +210,43 @@ async def create_replay(request: Request, server: Server) -> dict:
 
 
 async def replay_view(request: Request, server: Server) -> dict:
-    rep = server.replays.get(request.path_params["token"])
-    step, seat = _int(request.query_params.get("step", "0"), "step"), request.query_params.get("seat", "spectator")
-    who = None if seat == "spectator" else _int(seat, "seat")
+    token = request.path_params["token"]
+    rep = server.replays.get(token)
+    step = _number(request.query_params.get("step", "0"), "step")
+    seat = request.query_params.get("seat", "spectator")
+    who = None if seat == "spectator" else _number(seat, "seat")
     if who is not None and not 0 <= who < rep.record["players"]:
-        raise WebError(f"expected a seat from 0 to {rep.record['players'] - 1} or spectator, got {seat!r}")
+        raise WebError(f"expected a seat from 0 to {rep.record['players'] - 1} or spectator, got {excerpt(seat)}")
+    if who is not None and who not in rep.seats():
+        raise WebError("while the game is on, its replay shows only the view of the seat that opened it, "
+                       "or a spectator's", 403)
+    return step_view(token, rep, step, who)
+
+
+def step_view(token: str, rep: Replay, step: int, who: int | None) -> dict:
+    """Returns the view of a replay's step from one seat (None: a spectator)."""
     state = rep.state_at(step)
-    view = {**rep.summary(request.path_params["token"]), **seat_view(rep.g, state.d, who), "step": step}
+    view = {**rep.summary(token), **seat_view(rep.g, state.d, who), "step": step}
     # The choice made next, to the seat that made it (to others it could tell a secret).
     if step < rep.steps and view["decision"] and view["decision"]["mine"]:
         view["decision"]["chosen"] = rep.record["actions"][step]
     return view
 
 
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise WebError(f"expected a whole number for {what}, got {text!r}") from None
+def _number(given: str, what: str) -> int:
+    if not SMALL.fullmatch(given):
+        raise WebError(f"expected a whole number for {what}, got {excerpt(given)}")
+    return int(given)
 
 
 async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
-def create_app(catalogue: Catalogue | None = None, library: list[dict] | None = None,
-               game: str | None = None) -> Starlette:
-    """Returns the web app: the page, its static files and the API over one Server."""
+def create_app(catalogue: Catalogue | None = None, library: list | None = None,
+               game: str | None = None, hosts: Iterable[str] = ()) -> Starlette:
+    """Returns the web app: the page, its static files and the API over one Server;
+    `hosts`: names the server answers to besides localhost and its own address."""
     server = Server(catalogue or Catalogue(), library, game)
     routes = [
         Route("/", index),
@@ -200,6 +263,6 @@ def create_app(catalogue: Catalogue | None = None, library: list[dict] | None = 
         Route("/api/replays/{token}", api(replay_view, server)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, names=list(hosts))])
     app.state.server = server
     return app

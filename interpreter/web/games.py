@@ -11,16 +11,11 @@ from ..diagnostics import DefinitionError
 from ..engine.game import CompiledGame
 from ..load.build import list_variants, load_game
 from ..load.files import game_ids, resolve_game
+from .errors import WebError, excerpt
+
+__all__ = ["Catalogue", "WebError"]
 
 KEEP_COMPILED = 12     # (game, variants) combinations kept compiled
-
-
-class WebError(Exception):
-    """A request the server cannot do: the message is shown on the page, with an HTTP status."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
 
 
 class Catalogue:
@@ -39,13 +34,15 @@ class Catalogue:
     def game(self, gid: Any, variants: Any = ()) -> CompiledGame:
         """Returns the compiled game; raises WebError naming what is wrong."""
         if not isinstance(gid, str) or gid not in self.folders:
-            raise WebError(f"no game {gid!r}; known: {', '.join(self.folders)}", 404)
+            raise WebError(f"no game {excerpt(gid)}; known: {', '.join(self.folders)}", 404)
         if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
             raise WebError("variants must be a list of variant ids")
         known = list_variants(self.folders[gid])
-        for v in variants:
+        for i, v in enumerate(variants):
             if v not in known:
-                raise WebError(f"{gid} has no variant {v!r}; known: {', '.join(known) or 'none'}")
+                raise WebError(f"{gid} has no variant {excerpt(v)}; known: {', '.join(known) or 'none'}")
+            if v in variants[:i]:
+                raise WebError(f"the variant {excerpt(v)} is given twice")
         key = (gid, tuple(variants))
         if key in self._compiled:
             self._compiled.move_to_end(key)

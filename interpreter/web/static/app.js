@@ -1,6 +1,8 @@
 // Cairn's web page: set up a game, play it by clicking, step through records.
 // Plain JavaScript, no build step. Everything shown comes from the server's JSON view of
-// one seat; the page keeps only the token of the game or replay it shows (in its address).
+// one seat; the page keeps the token of the game or replay it shows (in its address) and,
+// for the games started here, the seat's secret (in localStorage, never in the address:
+// the address of a game lets whoever has it watch, the secret lets them play).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -10,8 +12,26 @@ let replay = null;        // the replay shown: {token, step}
 let seenLog = {};         // table token -> log lines already seen (to mark new ones)
 let uploaded = null;      // a file of many records: {name, records}
 
-async function call(path, data) {
-  const opts = data === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(data)};
+// ---- the seats' secrets: table token -> secret, for the games started in this browser ----
+function secrets() {
+  try { return JSON.parse(localStorage.getItem("cairn-seats") || "{}") || {}; } catch (e) { return {}; }
+}
+function keepSecret(table, secret) {
+  const all = secrets();
+  if (secret) all[table] = secret; else delete all[table];
+  try { localStorage.setItem("cairn-seats", JSON.stringify(all)); } catch (e) { /* private mode: this tab only */ }
+}
+function seatHeader(table) {
+  const secret = secrets()[table];
+  return secret ? {"X-Cairn-Seat": secret} : {};
+}
+function seatsHeader() {
+  return {"X-Cairn-Seats": Object.entries(secrets()).slice(-100).map(([t, s]) => `${t}:${s}`).join(" ")};
+}
+
+async function call(path, data, headers = {}) {
+  const opts = data === undefined ? {headers} :
+    {method: "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(data)};
   const res = await fetch(path, opts);
   let out;
   try { out = await res.json(); } catch (e) { out = {error: `the server answered ${res.status}`}; }
@@ -81,12 +101,21 @@ async function start(ev) {
   try {
     const view = await call("/api/tables", {game: $("#game").value, variants, players: parseInt($("#players").value, 10),
       seat: parseInt($("#seat").value, 10), bot: $("#bot").value, seed: seed === "" ? null : parseInt(seed, 10)});
+    keepSecret(view.table, view.secret);
     location.hash = "play/" + view.table;
   } catch (e) { problem(e.message); }
 }
 
+async function myTables() {
+  // the games this browser holds secrets for that the server still has (the others are forgotten)
+  const out = await call("/api/tables", undefined, seatsHeader());
+  const held = new Set(out.tables.map((t) => t.table));
+  for (const t of Object.keys(secrets())) if (!held.has(t)) keepSecret(t, null);
+  return out;
+}
+
 async function listTables() {
-  const out = await call("/api/tables");
+  const out = await myTables();
   $("#tables").replaceChildren(...(out.tables.length ? out.tables.map((t) => el("li", {},
     el("a", {href: "#play/" + t.table}, `${t.game}${t.variants.length ? " (" + t.variants.join(", ") + ")" : ""}`),
     ` ${plural(t.players, "player")}, you are ${t.seat_name}, ${plural(t.choices, "choice")} made${t.over ? ", over" : ""}`))
@@ -178,13 +207,16 @@ function showTable(view) {
   play.dataset.at = view.at;
   play.dataset.terminal = view.terminal;
   $("#play-title").textContent = view.game + (view.variants.length ? ` (${view.variants.join(", ")})` : "");
-  const you = view.players[view.seat];
+  const watching = view.seat === null;
+  const you = watching ? "a spectator" : view.players[view.seat];
   $("#play-status").textContent = view.terminal ? `game over; you were ${you}` :
-    `${you} (you) · turn ${view.turn} · ${plural(view.at, "choice")} made · seed ${view.seed}`;
+    `${you}${watching ? "" : " (you)"} · turn ${view.turn} · ${plural(view.at, "choice")} made`;
   $("#undo").disabled = !view.can_undo;
+  // the record holds the seed (the whole deal): the server gives it once the game is over
+  $("#record-link").hidden = !view.terminal;
   $("#record-link").href = `/api/tables/${view.table}/record`;
-  $("#record-link").download = `${view.game_id}-${view.seed}.json`;
-  drawView("play", view, true);
+  $("#record-link").download = `${view.game_id}-record.json`;
+  drawView("play", view, !watching);
   const seen = seenLog[view.table] === undefined ? view.log.length : Math.min(seenLog[view.table], view.log.length);
   drawLog($("#play-log"), view.log, seen);
   seenLog[view.table] = view.log.length;
@@ -193,7 +225,11 @@ function showTable(view) {
 
 async function openTable(token) {
   show("play");
-  try { showTable(await call(`/api/tables/${token}`)); problem(""); } catch (e) { problem(e.message); }
+  try { showTable(await call(`/api/tables/${token}`, undefined, seatHeader(token))); problem(""); }
+  catch (e) {
+    if (e.status === 404 || e.status === 410) keepSecret(token, null);   // closed: say why, forget it
+    problem(e.message);
+  }
 }
 
 async function choose(i) {
@@ -201,11 +237,12 @@ async function choose(i) {
   current.busy = true;
   $("#play").classList.add("busy");
   try {
-    showTable(await call(`/api/tables/${current.table}/choose`, {option: i, at: current.at}));
+    showTable(await call(`/api/tables/${current.table}/choose`, {option: i, at: current.at}, seatHeader(current.table)));
     problem("");
   } catch (e) {
     problem(e.message);
     if (e.status === 409) await openTable(current.table);
+    if (e.status === 404 || e.status === 410) keepSecret(current.table, null);   // closed: the message says why
   } finally {
     $("#play").classList.remove("busy");
     if (current) current.busy = false;
@@ -213,12 +250,12 @@ async function choose(i) {
 }
 
 async function undo() {
-  try { const v = await call(`/api/tables/${current.table}/undo`, {}); seenLog[v.table] = v.log.length; showTable(v); problem(""); }
+  try { const v = await call(`/api/tables/${current.table}/undo`, {}, seatHeader(current.table)); seenLog[v.table] = v.log.length; showTable(v); problem(""); }
   catch (e) { problem(e.message); }
 }
 
 async function tableReplay(token) {
-  try { const r = await call(`/api/tables/${token}/replay`, {}); location.hash = "replay/" + r.replay; }
+  try { const r = await call(`/api/tables/${token}/replay`, {}, seatHeader(token)); location.hash = "replay/" + r.replay; }
   catch (e) { problem(e.message); }
 }
 
@@ -227,9 +264,8 @@ function toReplay() { return tableReplay(current.table); }
 // ---- replays ----------------------------------------------------------------------------
 async function listReplays() {
   const out = await call("/api/replays");
-  const items = out.replays.map((r) => el("li", {}, el("a", {href: "#replay/" + r.replay}, r.game),
-    ` ${plural(r.players.length, "player")}, seed ${r.seed}, ${plural(r.steps, "choice")}`));
-  for (const t of (await call("/api/tables")).tables) {
+  const items = [];
+  for (const t of (await myTables()).tables) {
     items.push(el("li", {}, el("a", {href: "#", onclick: (ev) => { ev.preventDefault(); tableReplay(t.table); }},
       `${t.game} (played here)`), ` ${plural(t.players, "player")}, ${plural(t.choices, "choice")}${t.over ? "" : " so far"}`));
   }
@@ -274,8 +310,9 @@ async function openReplay(token) {
   replay = {token, step: 0};
   try {
     const v = await call(`/api/replays/${token}?step=0&seat=spectator`);
+    // while its game is on, a replay shows only the seat that opened it (or a spectator)
     seat.replaceChildren(el("option", {value: "spectator"}, "a spectator"),
-      ...v.players.map((p, i) => el("option", {value: i}, p)));
+      ...v.players.map((p, i) => el("option", {value: i}, p)).filter((o, i) => v.seats.includes(i)));
     const slider = $("#slider");
     slider.max = v.steps;
     slider.value = 0;
@@ -287,7 +324,7 @@ async function openReplay(token) {
 function showStep(v) {
   replay.step = v.step;
   $("#viewer").dataset.step = v.step;
-  $("#replay-title").textContent = `${v.game}: seed ${v.seed}` + (v.result ? "" : " (unfinished)");
+  $("#replay-title").textContent = v.game + (v.seed === null ? "" : `: seed ${v.seed}`) + (v.result ? "" : " (unfinished)");
   $("#step-label").textContent = `${v.step} of ${plural(v.steps, "choice")} · turn ${v.turn}`;
   drawView("replay", v, false);
   drawLog($("#replay-log"), v.log, v.log.length);
