@@ -17,6 +17,8 @@ rewrite.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic
@@ -29,6 +31,9 @@ FORMATS: dict[int, str] = {
 }
 HEADERS = {"game": "game", "variant": "variant"}   # file kind -> the section that may state `format:`
 PLAY_STEP = "play"          # the one step a format-1 flow program becomes
+# Files of a game folder that a format did not read ("other files are not loaded") but a
+# later one reads by their name: a game of that format is loaded without them.
+UNREAD: dict[int, tuple[str, ...]] = {1: ("rules.yaml", "terminal.yaml", "*-differences.yaml")}
 
 
 class Hole:
@@ -91,6 +96,22 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("variant", ("replace", "flow"), ("replace", "structure"), _FLOW, 1, _WHY),
     Rewrite("variant", ("add", "flow"), ("add", "structure"), _FLOW, 1, _WHY),
 )
+
+
+def reads(fmt: int, name: str) -> bool:
+    """Whether a game of format `fmt` reads the file of its folder called `name`."""
+    return not any(fnmatch(name, pattern) for pattern in UNREAD.get(fmt, ()))
+
+
+def unread_files(folder: Path, fmt: int) -> list[Path]:
+    """Returns the files of a game folder that its format does not read but the current one would."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and not reads(fmt, p.name)) if folder.is_dir() else []
+
+
+def game_format(meta: dict) -> int:
+    """Returns the format of a game from its (upgraded) `game:` section."""
+    said = meta.get("format") if isinstance(meta, dict) else None
+    return said if type(said) is int else CURRENT
 
 
 @dataclass(frozen=True)
@@ -161,10 +182,11 @@ def upgrade(loaded: Loaded, kind: str) -> list[Change]:
     """Rewrites a file of an older format into the current one in memory: each old key's
     value moves to its new place, with the positions of everything in it, so a problem
     in an old file is still reported where it was written (new keys point at the old
-    key). Returns what changed; call only when `problems` found none."""
+    key); the header then states the format the file was written for. Returns what
+    changed; call only when `problems` found none."""
     if kind not in HEADERS or not isinstance(loaded.data, dict):
         return []
-    out = []
+    out, fmt = [], format_of(loaded.data, kind)
     for r in old_keys(loaded.data, kind):
         at = loaded.key_pos.get(r.old) or loaded.pos(r.old)
         parent = _get(loaded.data, r.old[:-1])
@@ -176,6 +198,9 @@ def upgrade(loaded: Loaded, kind: str) -> list[Change]:
         parent.update(moved)
         _move_positions(loaded, r, at)
         out.append(Change(r, at))
+    header = loaded.data.get(HEADERS[kind])
+    if out and isinstance(header, dict) and "format" not in header:
+        header["format"] = fmt          # what it was written for, so later steps read it as such
     return out
 
 
