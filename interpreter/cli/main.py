@@ -164,6 +164,7 @@ def _inspect_commands(sub) -> None:
     p.add_argument("target", metavar="DIR", help="a game folder (or one overlay file), e.g. ./my-old-game")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the folder needs migrating")
     p.add_argument("--dry-run", action="store_true", help="print what would change (a diff), write nothing")
+    _json(p)
 
 
 def _play_commands(sub) -> None:

@@ -4,6 +4,7 @@ what it changed, and what it could not change mechanically with its file:line:co
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -16,14 +17,28 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     target = Path(args.target)
     plans = _plans(target)
     needed = [p for p in plans if p.needed]
-    where = display_path(target)
+    problems = [d for p in plans for d in p.problems]
+    writes = not (args.check or args.dry_run)
+    if writes:
+        migrate.write(plans)
+    if args.json:
+        print(json.dumps(_summary(target, plans, writes), indent=2, ensure_ascii=False))
+    else:
+        _report(display_path(target), plans, args)
+    if args.check:
+        return 1 if needed else 0
+    return 1 if problems else 0
+
+
+def _report(where: str, plans: list[migrate.FilePlan], args: argparse.Namespace) -> None:
+    needed = [p for p in plans if p.needed]
     if not needed:
         print(f"{where}: nothing to migrate: it is format {formats.CURRENT}, the current one")
-        return 0
+        return
     if args.check:
         for p in needed:
             print(f"{p.display}: written in an older format: run cairn migrate {where}")
-        return 1
+        return
     for p in plans:
         for line in p.changes:
             print(line)
@@ -33,15 +48,21 @@ def cmd_migrate(args: argparse.Namespace) -> int:
             sys.stdout.write(migrate.diff(p))
     problems = [d for p in plans for d in p.problems]
     for d in problems:
-        print(f"{d}", file=sys.stderr)
+        print(d, file=sys.stderr)
     done = [p for p in needed if not p.problems]
-    if not args.dry_run:
-        migrate.write(plans)
-    verb = "would migrate" if args.dry_run else "migrated"
-    print(f"{verb} {len(done)} of {len(needed)} file(s) to format {formats.CURRENT}"
-          + (f"; {len(problems)} thing(s) to rewrite by hand (above)" if problems else "")
+    print(f"{'would migrate' if args.dry_run else 'migrated'} {len(done)} of {len(needed)} file(s) to format "
+          f"{formats.CURRENT}" + (f"; {len(problems)} thing(s) to rewrite by hand (above)" if problems else "")
           + ("" if args.dry_run or problems else f"; check it with: cairn validate {where}"), file=sys.stderr)
-    return 1 if problems else 0
+
+
+def _summary(target: Path, plans: list[migrate.FilePlan], written: bool) -> dict:
+    """Returns the --json document: what each file needs, and whether it was written."""
+    return {"target": display_path(target), "format": formats.CURRENT, "written": written,
+            "needed": any(p.needed for p in plans),
+            "files": [{"file": p.display, "needed": p.needed, "changes": p.changes,
+                       "renamed_to": p.rename.name if p.rename else None,
+                       "problems": [d.as_json() for d in p.problems], "notes": [d.as_json() for d in p.notes]}
+                      for p in plans]}
 
 
 def _plans(target: Path) -> list[migrate.FilePlan]:

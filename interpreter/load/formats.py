@@ -170,12 +170,18 @@ def problems(loaded: Loaded, kind: str) -> list[Diagnostic]:
         old, new = ".".join(r.old), ".".join(r.new)
         if type(said) is int and said > r.last:
             out.append(loaded.diag(r.old, f"'{old}' is a key of format {r.last}, but this file states format: {said}; "
-                                   f"{r.why}: write `{new}:`, or remove `format:` and run `cairn migrate DIR`",
+                                   f"{r.why}: write `{new}:`, or remove `format:` and run `cairn migrate {_folder(loaded.file)}`",
                                    at_key=True))
         elif _has(loaded.data, r.new):
             out.append(loaded.diag(r.old, f"both '{old}' (format {r.last}) and '{new}' (format {r.last + 1}); "
                                    f"{r.why}: keep only `{new}:`", at_key=True))
     return out
+
+
+def _folder(file: str) -> str:
+    """Returns the game folder of a game.yaml or of an overlay in its variants/ (as shown)."""
+    parent = Path(file).parent
+    return str(parent.parent if parent.name == "variants" else parent)
 
 
 def upgrade(loaded: Loaded, kind: str) -> list[Change]:

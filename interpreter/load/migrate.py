@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -203,11 +203,12 @@ def _rewrite_edit(raw: Loaded, text: str, r: formats.Rewrite) -> tuple[int, int,
     at = raw.key_pos[r.old]
     key = r.old[-1]
     start = _offset(starts, at)
-    if not text.startswith(key, start):
-        return raw.diag(r.old, f"cannot rewrite `{key}:` mechanically: its key is quoted; "
-                        f"write it unquoted, or rewrite it by hand as `{r.new[-1]}:`", at_key=True)
+    width = len(key) if text.startswith(key, start) else (_scalar_end(text, start) or start) - start
+    if width <= 0 or text[start] not in key[0] + "'\"" or "\n" in text[start:start + width]:
+        return raw.diag(r.old, f"cannot rewrite `{key}:` mechanically: its key is not written on one line; "
+                        f"rewrite it by hand as `{r.new[-1]}:`", at_key=True)
     if _flow_style(raw, text, starts, r.old[:-1]):
-        return _flow_edit(raw, text, starts, r, start)
+        return _flow_edit(raw, text, starts, r, start, width)
     nl = _newline(text)
     end = _next_start(raw, r.old, raw.value_pos[r.old])
     last = (end.line - 1 if end is not None else len(starts)) - 1          # 0-based last line of the value
@@ -217,7 +218,7 @@ def _rewrite_edit(raw: Loaded, text: str, r: formats.Rewrite) -> tuple[int, int,
     head, shift = _block_head(r, at.column - 1, nl)
     body = "".join((" " * shift + ln) if ln.strip() else ln for ln in lines[at.line:last + 1])
     line_start, stop = starts[at.line - 1], (starts[last + 1] if last + 1 < len(starts) else len(text))
-    rest = lines[at.line - 1][at.column - 1 + len(key):]
+    rest = lines[at.line - 1][at.column - 1 + width:]
     return line_start, stop, head + rest + body
 
 
@@ -245,10 +246,13 @@ def _block_head(r: formats.Rewrite, column: int, nl: str) -> tuple[str, int]:
     return "".join(out), 4
 
 
-def _flow_edit(raw: Loaded, text: str, starts: list[int], r: formats.Rewrite, start: int
+def _flow_edit(raw: Loaded, text: str, starts: list[int], r: formats.Rewrite, start: int, width: int
                ) -> tuple[int, int, str] | Diagnostic:
     """The edit of an old key inside a {...} mapping: `key: value` -> `new: [{...: value}]`."""
     begin = _offset(starts, raw.value_pos[r.old])
+    if begin < start + width:
+        return raw.diag(r.old, f"cannot rewrite `{r.old[-1]}:` mechanically: rewrite it by hand as `{r.new[-1]}:`",
+                        at_key=True)
     end = _scalar_end(text, begin)
     if end is None:
         return raw.diag(r.old, f"cannot rewrite `{r.old[-1]}:` mechanically: its value is not one line of text "
@@ -334,9 +338,9 @@ def _engine_events(raw: Loaded, kind: str) -> list[Diagnostic]:
     out = []
     for i, t in enumerate(raw.data.get("triggers") or ()):
         if isinstance(t, dict) and t.get("on") in names:
-            out.append(raw.diag(("triggers", i, "on"), f"check by hand: format {formats.CURRENT} announces "
-                                f"'{t['on']}' itself when the step '{step}' starts or ends, so this trigger "
-                                "also runs then"))
+            d = raw.diag(("triggers", i, "on"), f"check by hand: format {formats.CURRENT} announces '{t['on']}' "
+                         f"itself when the step '{step}' starts or ends, so this trigger also runs then")
+            out.append(replace(d, severity="warning"))
     return out
 
 
