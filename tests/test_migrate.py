@@ -54,6 +54,26 @@ def test_an_old_game_validates_with_one_warning_per_file(capsys):
     assert out == ""            # no problems: warnings go to stderr
 
 
+def test_a_command_that_plays_an_old_game_warns_too(capsys):
+    import json
+    rc, out, err = run(capsys, "simulate", OLD, "--games", "2", "--json", "--quiet")
+    assert rc == 0 and json.loads(out)["finished"] == 2
+    assert len(warnings(err)) == 2
+
+
+def test_an_overlay_kept_apart_migrates_by_itself(capsys, old, tmp_path):
+    overlay = tmp_path / "o-second.yaml"
+    overlay.write_text((OLD / "variants" / "o-first.yaml").read_text("utf-8").replace("id: o-first", "id: o-second"))
+    assert run(capsys, "migrate", old)[0] == 0          # the game itself, current now
+    rc, _, err = run(capsys, "validate", old, "--variant", overlay)
+    [warning] = warnings(err)
+    assert rc == 0 and warning.startswith(f"{overlay}:4:3: warning:") and f"`cairn migrate {overlay}`" in warning
+    assert run(capsys, "migrate", overlay)[0] == 0
+    rc, _, err = run(capsys, "validate", old, "--variant", overlay)
+    assert rc == 0 and not warnings(err)
+    assert "variant: {format: 2, id: o-second" in overlay.read_text("utf-8")
+
+
 def test_migrate_check_then_migrate_then_nothing_to_do(capsys, old):
     rc, out, _ = run(capsys, "migrate", old, "--check")
     assert rc == 1 and "game.yaml" in out and "o-first.yaml" in out

@@ -52,7 +52,8 @@ def _report(where: str, plans: list[migrate.FilePlan], args: argparse.Namespace)
     done = [p for p in needed if not p.problems]
     print(f"{'would migrate' if args.dry_run else 'migrated'} {len(done)} of {len(needed)} file(s) to format "
           f"{formats.CURRENT}" + (f"; {len(problems)} thing(s) to rewrite by hand (above)" if problems else "")
-          + ("" if args.dry_run or problems else f"; check it with: cairn validate {where}"), file=sys.stderr)
+          + ("" if args.dry_run or problems or not Path(where).is_dir() else f"; check it with: cairn validate {where}"),
+          file=sys.stderr)
 
 
 def _summary(target: Path, plans: list[migrate.FilePlan], written: bool) -> dict:

@@ -114,14 +114,6 @@ def game_format(meta: dict) -> int:
     return said if type(said) is int else CURRENT
 
 
-@dataclass(frozen=True)
-class Change:
-    """A rewrite found in one file, at the old key."""
-
-    rewrite: Rewrite
-    at: Pos
-
-
 def _get(data: Any, path: tuple) -> Any:
     for key in path:
         if not isinstance(data, dict) or key not in data:
@@ -170,8 +162,8 @@ def problems(loaded: Loaded, kind: str) -> list[Diagnostic]:
         old, new = ".".join(r.old), ".".join(r.new)
         if type(said) is int and said > r.last:
             out.append(loaded.diag(r.old, f"'{old}' is a key of format {r.last}, but this file states format: {said}; "
-                                   f"{r.why}: write `{new}:`, or remove `format:` and run `cairn migrate {_folder(loaded.file)}`",
-                                   at_key=True))
+                                   f"{r.why}: write `{new}:`, or remove `format:` and run "
+                                   f"`cairn migrate {_folder(loaded.file)}`", at_key=True))
         elif _has(loaded.data, r.new):
             out.append(loaded.diag(r.old, f"both '{old}' (format {r.last}) and '{new}' (format {r.last + 1}); "
                                    f"{r.why}: keep only `{new}:`", at_key=True))
@@ -184,7 +176,7 @@ def _folder(file: str) -> str:
     return str(parent.parent if parent.name == "variants" else parent)
 
 
-def upgrade(loaded: Loaded, kind: str) -> list[Change]:
+def upgrade(loaded: Loaded, kind: str) -> list[Rewrite]:
     """Rewrites a file of an older format into the current one in memory: each old key's
     value moves to its new place, with the positions of everything in it, so a problem
     in an old file is still reported where it was written (new keys point at the old
@@ -203,7 +195,7 @@ def upgrade(loaded: Loaded, kind: str) -> list[Change]:
         parent.clear()
         parent.update(moved)
         _move_positions(loaded, r, at)
-        out.append(Change(r, at))
+        out.append(r)
     header = loaded.data.get(HEADERS[kind])
     if out and isinstance(header, dict) and "format" not in header:
         header["format"] = fmt          # what it was written for, so later steps read it as such

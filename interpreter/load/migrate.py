@@ -70,26 +70,33 @@ def deprecations(folder: Path | None, overlays: list[Path] = ()) -> list[Diagnos
     """Returns one warning for each file of a game folder (and each overlay file given)
     written in an older format, at its first old key: the loader reads it as the current
     format, and `cairn migrate` would rewrite it."""
-    paths = [(p, "variant") for p in overlays]
+    paths = [(p, "variant", p) for p in overlays]          # an overlay kept apart migrates by itself
     if folder is not None:
-        paths = [(folder / "game.yaml", "game")] + [(p, "variant") for p in overlay_files(folder)] + paths
+        paths = [(folder / "game.yaml", "game", folder)] + [(p, "variant", folder) for p in overlay_files(folder)] + paths
     out = []
-    for path, kind in paths:
+    for path, kind, target in paths:
         raw = _raw(path)
         if raw is None or not isinstance(raw.data, dict) or formats.format_of(raw.data, kind) >= formats.CURRENT:
             continue
-        found = formats.old_keys(raw.data, kind)
-        if not found or formats.problems(raw, kind):
+        if formats.problems(raw, kind):
             continue            # a file that cannot be read in any format gets its error instead
-        keys = ", ".join(f"'{'.'.join(r.old)}'" for r in found)
-        target = folder if folder is not None else path
-        fmt = formats.format_of(raw.data, kind)
-        unread = [p.name for p in formats.unread_files(path.parent, fmt)] if kind == "game" else []
-        out.append(Diagnostic(raw.file, *_at(raw, found[0].old), f"warning: format {fmt} key {keys}: {found[0].why}; "
-                              f"read as format {formats.CURRENT} for now"
-                              + (f" (without {', '.join(unread)}, which format {fmt} did not read)" if unread else "")
-                              + f": run `cairn migrate {display_path(target)}` to rewrite it", severity="warning"))
+        out.append(_deprecation(raw, kind, path, target))
     return out
+
+
+def _deprecation(raw: Loaded, kind: str, path: Path, target: Path) -> Diagnostic:
+    """The warning for one file of an older format, at its first old key (or its `format:`)."""
+    fmt, found = formats.format_of(raw.data, kind), formats.old_keys(raw.data, kind)
+    if found:
+        at = _at(raw, found[0].old)
+        what = f"format {fmt} key {', '.join(repr('.'.join(r.old)) for r in found)}: {found[0].why}"
+    else:
+        at = _at(raw, (formats.HEADERS[kind], "format"))
+        what = f"written for format {fmt}, {formats.FORMATS.get(fmt, 'an unknown one')}"
+    unread = [p.name for p in formats.unread_files(path.parent, fmt)] if kind == "game" else []
+    return Diagnostic(raw.file, *at, f"warning: {what}; read as format {formats.CURRENT} for now"
+                      + (f" (without {', '.join(unread)}, which format {fmt} did not read)" if unread else "")
+                      + f": run `cairn migrate {display_path(target)}` to rewrite it", severity="warning")
 
 
 def _at(loaded: Loaded, path: tuple) -> tuple[int, int]:
