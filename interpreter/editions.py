@@ -19,7 +19,8 @@ def difference_files(folder: Path) -> list[Path]:
     """Returns a game's edition comparisons (none for a game of a format that read none)."""
     from .load.formats import reads
     from .load.migrate import folder_format
-    return sorted(p for p in folder.glob("*-differences.yaml") if reads(folder_format(folder), p.name))
+    found = sorted(folder.glob("*-differences.yaml"))
+    return [p for p in found if reads(folder_format(folder), p.name)] if found else []
 
 
 def read(path: Path) -> tuple[dict | None, object, list[Diagnostic]]:

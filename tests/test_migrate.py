@@ -101,6 +101,8 @@ def test_the_migrated_folder_validates_without_warnings_and_keeps_its_comments(c
     program = before.split("flow: |\n", 1)[1].split("\n\n", 1)[0]
     assert "\n".join("    " + line for line in program.splitlines()) in after
     assert (old / "components.yaml").read_bytes() == (OLD / "components.yaml").read_bytes()
+    rc, out, _ = run(capsys, "diff", OLD, old)           # rule by rule, the same game
+    assert rc == 0 and "no rule differs" in out
 
 
 def test_the_migrated_game_plays_the_shipped_games(old, capsys):
