@@ -37,7 +37,10 @@ def _report(where: str, plans: list[migrate.FilePlan], args: argparse.Namespace)
         return
     if args.check:
         for p in needed:
-            print(f"{p.display}: written in an older format: run cairn migrate {where}")
+            for d in p.problems:
+                print(d)
+            if p.new is not None or p.rename is not None:
+                print(f"{p.display}: written in an older format: run cairn migrate {where}")
         return
     for p in plans:
         for line in p.changes:

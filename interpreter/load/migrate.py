@@ -116,9 +116,12 @@ def plan_folder(folder: Path) -> list[FilePlan]:
 def plan_file(path: Path, kind: str) -> FilePlan:
     """Returns what migrating one game.yaml or overlay file does."""
     plan = FilePlan(path, display_path(path))
+    if path.is_symlink():
+        plan.problems.append(Diagnostic(plan.display, 1, 1, "is a symbolic link: migrate the file it points to"))
+        return plan
     try:
-        plan.old = _text(path)
-        raw = load_yaml(path, display=plan.display, text=plan.old)
+        raw = load_yaml(path, display=plan.display)     # bounded, decoded, checked: or an error with its place
+        plan.old = path.read_bytes().decode("utf-8-sig")
     except DefinitionError as err:
         plan.problems.extend(err.diagnostics)
         return plan
@@ -146,11 +149,6 @@ def plan_file(path: Path, kind: str) -> FilePlan:
     return plan
 
 
-def _text(path: Path) -> str:
-    raw = path.read_bytes()
-    return raw.decode("utf-8-sig")
-
-
 def _plan_newer(path: Path) -> FilePlan:
     """A file an older format did not read that the current one reads by its name: kept
     if it reads as such a file, else renamed so that it stays unread (as it was)."""
@@ -161,6 +159,12 @@ def _plan_newer(path: Path) -> FilePlan:
         plan.changes.append(f"{plan.display}: kept: format {formats.CURRENT} reads it as a {kind} file, and it is one")
         return plan
     plan.rename = path.with_name(path.name[:-len(".yaml")] + ".notes.yaml")
+    if plan.rename.exists() or path.is_symlink():
+        plan.problems.append(Diagnostic(plan.display, 1, 1, f"format {formats.CURRENT} reads {path.name} as a {kind} "
+                                        f"file, and this one is not; rename it by hand ({plan.rename.name} is taken)"
+                                        if plan.rename.exists() else "is a symbolic link: rename it by hand"))
+        plan.rename = None
+        return plan
     first = problems[0]
     plan.changes.append(f"{plan.display}: renamed to {plan.rename.name}: format {formats.CURRENT} reads "
                         f"{path.name} as a {kind} file (schemas/{kind}.schema.json), and this one is not "
