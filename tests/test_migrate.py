@@ -129,7 +129,7 @@ def test_the_migrated_game_plays_the_shipped_games(old, capsys):
 def test_dry_run_prints_the_diff_and_writes_nothing(capsys, old):
     texts = {p: p.read_bytes() for p in old.rglob("*") if p.is_file()}
     rc, out, err = run(capsys, "migrate", old, "--dry-run")
-    assert rc == 0 and "would migrate 2 of 2" in err
+    assert rc == 0 and "would migrate 2 file(s)" in err
     assert "-flow: |\n" in out and "+structure:\n" in out and "+  format: 2\n" in out
     assert {p: p.read_bytes() for p in old.rglob("*") if p.is_file()} == texts
 
@@ -188,16 +188,20 @@ def test_other_ways_of_writing_an_old_key_migrate(capsys, old):
     assert rc == 0 and not warnings(err), out + err
 
 
-def test_what_cannot_be_rewritten_is_said_where_and_left_alone(capsys, old):
+def test_what_cannot_be_rewritten_is_said_where_and_nothing_is_written(capsys, old):
     bad = old / "variants" / "bad.yaml"
     text = "variant: {id: bad, name: B, description: d}\nreplace: {flow: mark(0)\n  mark(1)}\n"
     bad.write_text(text, "utf-8")
     rc, out, err = run(capsys, "migrate", old)
     assert rc == 1
     assert f"{bad}:2:11: cannot rewrite this file mechanically" in err
-    assert bad.read_text("utf-8") == text                   # left as it was
-    assert "format: 2" in (old / "game.yaml").read_text("utf-8")     # the rest is migrated
+    assert "nothing written: 1 thing(s) to change by hand" in err
+    assert bad.read_text("utf-8") == text
+    assert (old / "game.yaml").read_bytes() == (OLD / "game.yaml").read_bytes()    # no folder half migrated
     assert run(capsys, "migrate", old, "--check")[0] == 1
+    bad.write_text(text.replace("{flow: mark(0)\n  mark(1)}", "{flow: mark(0)}"), "utf-8")   # fixed by hand
+    assert run(capsys, "migrate", old)[0] == 0
+    assert "structure: [{step: play, do: mark(0)}]" in bad.read_text("utf-8")
 
 
 def test_files_format_1_did_not_read_stay_unread(capsys, old):

@@ -18,9 +18,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     plans = _plans(target)
     needed = [p for p in plans if p.needed]
     problems = [d for p in plans for d in p.problems]
-    writes = not (args.check or args.dry_run)
-    if writes:
-        migrate.write(plans)
+    writes = not (args.check or args.dry_run) and migrate.write(plans)
     if args.json:
         print(json.dumps(_summary(target, plans, writes), indent=2, ensure_ascii=False))
     else:
@@ -52,10 +50,12 @@ def _report(where: str, plans: list[migrate.FilePlan], args: argparse.Namespace)
     problems = [d for p in plans for d in p.problems]
     for d in problems:
         print(d, file=sys.stderr)
-    done = [p for p in needed if not p.problems]
-    print(f"{'would migrate' if args.dry_run else 'migrated'} {len(done)} of {len(needed)} file(s) to format "
-          f"{formats.CURRENT}" + (f"; {len(problems)} thing(s) to rewrite by hand (above)" if problems else "")
-          + ("" if args.dry_run or problems or not Path(where).is_dir() else f"; check it with: cairn validate {where}"),
+    if problems:
+        print(f"nothing {'would be ' if args.dry_run else ''}written: {len(problems)} thing(s) to change by hand "
+              f"first (above), then run cairn migrate {where} again", file=sys.stderr)
+        return
+    print(f"{'would migrate' if args.dry_run else 'migrated'} {len(needed)} file(s) to format {formats.CURRENT}"
+          + ("" if args.dry_run or not Path(where).is_dir() else f"; check it with: cairn validate {where}"),
           file=sys.stderr)
 
 

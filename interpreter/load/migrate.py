@@ -355,17 +355,19 @@ def _engine_events(raw: Loaded, kind: str) -> list[Diagnostic]:
     return out
 
 
-def write(plans: list[FilePlan]) -> None:
-    """Writes the plans that have no problems (new text, then new name)."""
+def write(plans: list[FilePlan]) -> bool:
+    """Writes every plan (new text, then new name), or none if any has a problem: a folder
+    half migrated would be read as neither format. Returns whether it wrote."""
+    if any(plan.problems for plan in plans):
+        return False
     for plan in plans:
-        if plan.problems:
-            continue
         if plan.new is not None:
             raw = plan.path.read_bytes()
             bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
             plan.path.write_text(bom + plan.new, "utf-8", newline="")
         if plan.rename is not None:
             plan.path.rename(plan.rename)
+    return True
 
 
 def diff(plan: FilePlan) -> str:
