@@ -141,10 +141,12 @@ def plan_file(path: Path, kind: str) -> FilePlan:
         plan.changes.append(f"{plan.display}:{line}:{col}: `{'.'.join(r.old)}:` -> `{'.'.join(r.new)}:` ({r.why})")
     if plan.problems:
         return plan
-    edits.append(_stamp_edit(raw, plan.old, kind))
-    plan.changes.append(f"{plan.display}: states `format: {formats.CURRENT}` in `{formats.HEADERS[kind]}:`")
+    stamp = _stamp_edit(raw, plan.old, kind)
+    if stamp is not None:
+        edits.append(stamp)
+        plan.changes.append(f"{plan.display}: states `format: {formats.CURRENT}` in `{formats.HEADERS[kind]}:`")
     plan.new = _apply(plan.old, edits)
-    _verify(plan, raw, kind)
+    _verify(plan, raw, kind, stamp is not None)
     plan.notes.extend(_engine_events(raw, kind))
     return plan
 
@@ -297,9 +299,12 @@ def _scalar_end(text: str, begin: int) -> int | None:
     return end if end > begin else None
 
 
-def _stamp_edit(raw: Loaded, text: str, kind: str) -> tuple[int, int, str]:
-    """The edit that states `format: CURRENT` in the file's header (replacing a stated one)."""
+def _stamp_edit(raw: Loaded, text: str, kind: str) -> tuple[int, int, str] | None:
+    """The edit that states `format: CURRENT` in the file's header (replacing a stated one);
+    None without a header to state it in (the file's own error says so)."""
     header = formats.HEADERS[kind]
+    if not isinstance(raw.data.get(header), dict) or not raw.data[header]:
+        return None
     starts = _line_starts(text)
     if (header, "format") in raw.value_pos:
         begin = _offset(starts, raw.value_pos[(header, "format")])
@@ -314,11 +319,16 @@ def _stamp_edit(raw: Loaded, text: str, kind: str) -> tuple[int, int, str]:
     return at, at, f"{' ' * (first.column - 1)}format: {formats.CURRENT}{_newline(text)}"
 
 
-def _verify(plan: FilePlan, raw: Loaded, kind: str) -> None:
-    """Refuses a rewrite whose text does not read back as the old file read in memory."""
+def _verify(plan: FilePlan, raw: Loaded, kind: str, stamped: bool) -> None:
+    """Refuses a rewrite whose text does not read back as the old file read in memory
+    (with the current format stated, if it was)."""
     expected = load_yaml(plan.path, display=plan.display, text=plan.old)
     formats.upgrade(expected, kind)
-    expected.data[formats.HEADERS[kind]]["format"] = formats.CURRENT
+    header = expected.data.get(formats.HEADERS[kind])
+    if isinstance(header, dict):
+        header.pop("format", None)
+        if stamped:
+            header["format"] = formats.CURRENT
     try:
         got = load_yaml(plan.path, display=plan.display, text=plan.new).data
     except DefinitionError as err:
