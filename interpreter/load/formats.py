@@ -10,9 +10,11 @@ upgrades an old file in memory (it loads, and the commands warn once per file), 
 what it writes reads back as exactly what the loader made of the old file.
 
 What changed since format 1 (docs/FORMAT.md, "Format versions and migrating"): the
-turn structure replaced the flow program (commit 37bbbb9). Every other change since
-then only added keys or widened what a key takes, so a format-1 file needs no other
-rewrite.
+turn structure replaced the flow program (commit 37bbbb9), and three files that format 1
+left unread are read by their name (rules.yaml and *-differences.yaml from d2effab,
+terminal.yaml from dc372c5): a format-1 game is read without them (UNREAD). Every other
+change to the schemas since then only added keys or widened what a key takes, so a
+format-1 file needs no other rewrite.
 """
 from __future__ import annotations
 
