@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 OLD = ROOT / "tests" / "fixtures" / "old-format" / "tic-tac-toe"
 SHIPPED = ROOT / "definitions" / "tic-tac-toe"
 IDENTITY = ("definitions_sha256", "definitions_path")     # which files were played: differs by construction
+# The digest Cairn itself printed at commit 4d21bf7 (whose records named no definitions) for
+# this fixture: `git archive 4d21bf7 | tar -x -C OLD && cd OLD && python3 -m interpreter
+# simulate REPO/tests/fixtures/old-format/tic-tac-toe --games 200 --seed 1 --json`.
+PLAYED_AT_4D21BF7 = "316fdd5a17ee14c79ec77b351c802723d5b39d663ed8317518ee1352e1bb3cdb"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -108,9 +112,10 @@ def test_the_migrated_folder_validates_without_warnings_and_keeps_its_comments(c
 def test_the_migrated_game_plays_the_shipped_games(old, capsys):
     """200 seeded random games each: the format-1 folder (read in memory), the migrated
     folder and the shipped tic-tac-toe make the same records, choice by choice, down to
-    the final state's hash. The records also name the definitions they were played by
-    (their files' SHA-256, and the path of a folder outside definitions/), which differ
-    by construction, so the digest is taken without those two fields."""
+    the final state's hash, and the same games Cairn played from the fixture at 4d21bf7.
+    The records now also name the definitions they were played by (their files' SHA-256,
+    and the path of a folder outside definitions/), which differ by construction, so the
+    digest is taken without those two fields: that is the digest 4d21bf7 printed."""
     assert run(capsys, "migrate", old)[0] == 0
 
     def records(folder: Path, variants: tuple = ()) -> list[dict]:
@@ -119,7 +124,7 @@ def test_the_migrated_game_plays_the_shipped_games(old, capsys):
     def played(rs: list[dict]) -> str:
         return digest([{k: v for k, v in r.items() if k not in IDENTITY} for r in rs])
     shipped, before, after = records(SHIPPED), records(OLD), records(old)
-    assert played(before) == played(after) == played(shipped)
+    assert played(before) == played(after) == played(shipped) == PLAYED_AT_4D21BF7
     assert len({r["final_state_sha256"] for r in after}) > 20        # 200 games, not one game repeated
     assert digest(after) != digest(shipped)          # only the definitions' identity differs:
     assert all({k for k in a if a[k] != b.get(k)} <= set(IDENTITY) for a, b in zip(after, shipped))
