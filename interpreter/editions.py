@@ -16,7 +16,11 @@ from .load.files import display_path, read_part
 
 
 def difference_files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*-differences.yaml"))
+    """Returns a game's edition comparisons (none for a game of a format that read none)."""
+    from .load.formats import reads
+    from .load.migrate import folder_format
+    found = sorted(folder.glob("*-differences.yaml"))
+    return [p for p in found if reads(folder_format(folder), p.name)] if found else []
 
 
 def read(path: Path) -> tuple[dict | None, object, list[Diagnostic]]:

@@ -212,7 +212,10 @@ DEFS["card_groups"] = groups("card")
 DEFS["component_groups"] = groups("component")
 DEFS["space_groups"] = groups("space")
 
-GAME_META = obj({"id": R("id"), "name": {"type": "string"}, "version": {"type": "string"},
+FORMAT = {"type": "integer", "minimum": 1, "description": "the version of the definition format the file was written "
+          "for (interpreter/load/formats.py; docs/FORMAT.md, Format versions); default: the current one, or an older "
+          "one whose keys the file uses"}
+GAME_META = obj({"id": R("id"), "name": {"type": "string"}, "version": {"type": "string"}, "format": FORMAT,
                  "description": {"type": "string"}, "rulebook": {"type": "string"},
                  "players": obj({"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "maximum": 12}},
                                 ("min", "max")),
@@ -434,7 +437,7 @@ SCHEMAS: dict[str, dict] = {
                                ("id", "clause", "differs_in_effect"))}}, ("variant", "differences"))},
     "variant": {"title": "A variant or expansion: an overlay on the base game (variants/*.yaml)",
                 **obj({"variant": obj({"id": R("id"), "name": {"type": "string"}, "description": {"type": "string"},
-                                       "version": {"type": "string"},
+                                       "version": {"type": "string"}, "format": FORMAT,
                                        "requires": {"type": "array", "items": R("id")},
                                        "conflicts": {"type": "array", "items": R("id"),
                                                      "description": "expansions it cannot be played with"},

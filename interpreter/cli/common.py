@@ -33,8 +33,19 @@ def game_folder(target: str) -> Path:
 
 
 def load(target: str, variants: Sequence[str]) -> CompiledGame:
-    """Returns a compiled game (DefinitionError carries its problems)."""
-    return load_game(game_folder(target), list(variants))
+    """Returns a compiled game (DefinitionError carries its problems); says on stderr which
+    of its files are written in an older format (they load, read as the current one)."""
+    folder = game_folder(target)
+    warn_old_formats(folder, variants)
+    return load_game(folder, list(variants))
+
+
+def warn_old_formats(folder: Path | None, variants: Sequence[str]) -> None:
+    """Prints one deprecation warning per file of an older format (docs/FORMAT.md)."""
+    from ..load.migrate import deprecations
+    overlays = [Path(v) for v in variants if v.endswith((".yaml", ".yml"))]
+    for d in deprecations(folder, overlays):
+        print(d, file=sys.stderr)
 
 
 def check_players(g: CompiledGame, n: int) -> None:

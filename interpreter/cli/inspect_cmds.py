@@ -11,8 +11,8 @@ from typing import Sequence
 
 from ..diagnostics import DefinitionError, Diagnostic
 from ..load.build import build, list_variants, load_game, no_cycle_collection
-from ..load.files import display_path, game_ids, read_part
-from .common import UsageError, check_players, game_folder, load, plural
+from ..load.files import display_path, game_ids, read_part, resolve_game
+from .common import UsageError, check_players, game_folder, load, plural, warn_old_formats
 from ..words import span
 
 
@@ -110,6 +110,8 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
 
 def cmd_validate(args: argparse.Namespace) -> int:
     problems, checked = validate_targets(args.targets, args.variant)
+    for target in args.targets:     # files of an older format load, with one warning each
+        warn_old_formats(resolve_game(target), args.variant)
     if args.json:
         print(json.dumps([d.as_json() for d in problems], indent=2, ensure_ascii=False))
     else:

@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, play, resume, simulate, balance, replay, draw, serve.
+"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, migrate, play, resume, simulate, balance, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -160,6 +160,15 @@ def _inspect_commands(sub) -> None:
     p.add_argument("-k", metavar="PATTERN", help="only scenarios whose name or clause ids match this regular expression")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML (for CI)")
+    _json(p)
+
+    p = _sub(sub, "migrate", "rewrite a game folder (or an overlay file) written in an older definition format "
+             "into the current one, keeping comments and layout",
+             ["cairn migrate ./my-old-game --check", "cairn migrate ./my-old-game --dry-run", "cairn migrate ./my-old-game"],
+             _command("migrate_cmd", "cmd_migrate", bounded=True))
+    p.add_argument("target", metavar="DIR", help="a game folder (or one overlay file), e.g. ./my-old-game")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the folder needs migrating")
+    p.add_argument("--dry-run", action="store_true", help="print what would change (a diff), write nothing")
     _json(p)
 
 

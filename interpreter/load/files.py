@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..diagnostics import Diagnostic, DefinitionError, suggest
+from . import formats
 from .root import data_root, definitions_root
 from .yaml_safe import Loaded, load_yaml
 
@@ -228,11 +229,12 @@ def cached_yaml(path: Path, display: str) -> tuple[Loaded, str | None]:
 
 def _valid_mark(key: str | None, kind: str) -> str | None:
     """Returns the name of the cache entry that says a file (by its YAML digest) is valid as
-    `kind`: a function of its text, the schema and this module (groups are merged here)."""
+    `kind`: a function of its text, the schema and this module (groups are merged here, and
+    older formats upgraded)."""
     if key is None:
         return None
     from . import cache
-    return "valid-" + cache.digest(key, kind, _schema_digest(kind), cache.source_digest("load.files")) + ".ok"
+    return "valid-" + cache.digest(key, kind, _schema_digest(kind), cache.source_digest("load.files", "load.formats")) + ".ok"
 
 
 @lru_cache(maxsize=None)
@@ -253,6 +255,10 @@ def _read_part(path: Path, display: str, kind: str, partial: bool) -> tuple[Load
         return None, err.diagnostics
     if loaded.data is None:
         loaded.data = {}
+    bad = formats.problems(loaded, kind)
+    if bad:
+        return None, bad
+    formats.upgrade(loaded, kind)      # an older format's file, read as the current one
     if kind in ("cards", "components"):
         _merge_groups(loaded.data)
     elif kind == "board" and isinstance(loaded.data, dict):

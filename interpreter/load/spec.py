@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, suggest
+from . import formats
 from .files import PART_FILES, display_path, read_part
 from .yaml_safe import Loaded
 
@@ -216,6 +217,8 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     for fname, kind in PART_FILES.items():
         path = folder / fname
+        if not formats.reads(formats.game_format(spec.meta), fname):
+            continue        # a file the game's (older) format did not read
         if not path.is_file():
             if kind == "game":
                 diags.append(Diagnostic(display_path(path), 1, 1, "missing game.yaml"))
@@ -272,7 +275,7 @@ def _read_terminal(spec: Spec, folder: Path, diags: list[Diagnostic]) -> None:
     """Reads terminal.yaml, the terminal's hints: looks only, so not part of the rules'
     content hash (a record stays valid when the hints change)."""
     path = folder / "terminal.yaml"
-    if not path.is_file():
+    if not path.is_file() or not formats.reads(formats.game_format(spec.meta), path.name):
         return
     loaded, problems = read_part(path, display_path(path), "terminal")
     diags.extend(problems)
