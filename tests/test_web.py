@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents import make_agents
-from interpreter.engine.view import observe, visible
-from interpreter.lang.runtime import Ctx, text_of
+from interpreter.engine.view import observe
 from interpreter.records import make_record, play, replay
 from interpreter.web.app import create_app
+from secrets_check import hidden_names
 from interpreter.web.server import start_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,23 +76,6 @@ def click_choice(page) -> None:
     else:
         page.locator("#options button.option").first.click()
     page.wait_for_function(f"+document.querySelector('#play').dataset.at > {before}", polling=20)
-
-
-def hidden_names(g, d, seat: int) -> dict[str, tuple[str, str]]:
-    """Objects in places `seat` may not see -> (place, name), for those with a name that
-    appears nowhere the seat may look (the names of what it sees, its observation: its
-    decision, its log)."""
-    c = Ctx(d, g, {})
-    shown = [text_of(c, o) for place, objs in d["places"].items() if visible(g, place, seat) for o in objs]
-    seen = "\n".join(shown) + json.dumps(observe(g, d, seat), ensure_ascii=False)
-    out = {}
-    for place, objs in d["places"].items():
-        if not visible(g, place, seat):
-            for o in objs:
-                name = text_of(c, o)
-                if name != o and len(name) > 3 and name not in seen:
-                    out[o] = (place, name)
-    return out
 
 
 def check_secrets(app, page, body: str) -> int:

@@ -31,10 +31,9 @@ from typing import Any, Iterator
 import pytest
 from starlette.routing import Mount
 
-from interpreter.engine.view import observe, visible
-from interpreter.lang.runtime import Ctx, text_of
 from interpreter.records import make_record
 from interpreter.web.app import create_app
+from secrets_check import hidden_names
 from interpreter.web.bodies import parse
 from interpreter.web.errors import WebError
 from interpreter.web.games import Catalogue
@@ -167,22 +166,6 @@ def click(s: Served, token: str, mine: dict, view: dict) -> dict:
 
 # ---- what a seat may not know ----------------------------------------------------------------
 
-def hidden_from(g: Any, d: dict, seat: int | None) -> dict[str, tuple[str, str]]:
-    """Objects in places `seat` may not see -> (place, name), for those whose name appears
-    nowhere the seat may look (what it sees, its observation: decision, log)."""
-    c = Ctx(d, g, {})
-    shown = [text_of(c, o) for place, objs in d["places"].items() if visible(g, place, seat) for o in objs]
-    seen = "\n".join(shown) + json.dumps(observe(g, d, seat), ensure_ascii=False)
-    out = {}
-    for place, objs in d["places"].items():
-        if not visible(g, place, seat):
-            for o in objs:
-                name = text_of(c, o)
-                if name != o and len(name) > 3 and name not in seen:
-                    out[o] = (place, name)
-    return out
-
-
 def found(secrets: dict[str, tuple[str, str]], text: str) -> list[str]:
     """The secrets that appear in a body: a name, or an object's id as JSON or on the picture."""
     return [f"{name} ({place})" for o, (place, name) in secrets.items()
@@ -264,7 +247,7 @@ def test_no_endpoint_gives_a_seat_another_seats_hand_or_the_seed_mid_game(served
         for what, step, seat, text in got:
             k = len(actions) if step is None else step
             if (k, seat) not in hidden:
-                hidden[k, seat] = hidden_from(g, states[k], seat)
+                hidden[k, seat] = hidden_names(g, states[k], seat)
             secret = hidden[k, seat]
             assert not found(secret, text), (what, found(secret, text)[:3])
             assert str(SEED) not in text, what
@@ -285,7 +268,7 @@ def test_the_leak_probe_finds_what_a_seat_may_see(served):
     table = served.server.tables.peek(token)
     for _ in range(3):
         view = click(served, token, mine, view)
-    own = {o: v for o, v in hidden_from(table.g, table.state.d, 1).items() if v[0] == "hand/0"}
+    own = {o: v for o, v in hidden_names(table.g, table.state.d, 1).items() if v[0] == "hand/0"}
     assert own
     assert found(own, call(served, "GET", f"/api/tables/{token}", headers=mine)[2])
     assert not found(own, call(served, "GET", f"/api/tables/{token}")[2])
@@ -298,7 +281,7 @@ def test_the_leak_probe_finds_what_a_seat_may_see(served):
     for k in range(0, rep["steps"] + 1, 2):
         status, data, text = call(served, "GET", f"/api/replays/{rep['replay']}?step={k}&seat=1")
         assert status == 200 and data["seed"] == SEED
-        shown += len(found({o: v for o, v in hidden_from(table.g, states[k], 0).items() if v[0] == "hand/1"}, text))
+        shown += len(found({o: v for o, v in hidden_names(table.g, states[k], 0).items() if v[0] == "hand/1"}, text))
     assert shown >= 5
 
 
