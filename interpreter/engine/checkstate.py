@@ -8,7 +8,7 @@ from typing import Any
 from ..lang.compiler import CHOOSE
 from .invariants import conservation_problems
 from .state import STATE_FORMAT
-from .values import unsaveable
+from .values import MAX_ACTIONS, MAX_LOG_LINES, unsaveable
 from ..words import plural, span
 
 _OPTIONAL = {"log_on": bool, "forced_rolls": list, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,
@@ -42,11 +42,39 @@ def state_problem(g: Any, d: Any) -> str | None:
     n = d["n"]
     if not g.min_players <= n <= g.max_players:
         return f"{plural(n, 'player')}; the game takes {span(g.min_players, g.max_players, 'player')}"
-    bad = unsaveable(list(d.values()), {}, depth=4)   # a fresh memory: the state's parts change
+    bad = _measured(d)
     if bad:
         return f"the state holds {bad}"
     return (_places(g, d) or _variables(g, d) or _frames(g, d) or _pending(g, d) or _ending(d)
             or _log(d))
+
+
+_RULE_PARTS = frozenset({"attrs", "pvars", "gvars", "frames", "pending", "log", "actions"})
+
+
+def _measured(d: dict) -> str | None:
+    """Returns why a part of the state could not have been written by the engine, by the
+    same limits it writes with: each value the rules keep (attributes, variables, the
+    locals waiting for a decision, the options) is measured on its own as save_check and
+    check_waiting measure it; the log and the actions have their own lengths; the rest
+    (the engine's own parts) is measured whole. A fresh memory: the state's parts change."""
+    if len(d["log"]) > MAX_LOG_LINES:
+        return f"a log of {len(d['log'])} lines (at most {MAX_LOG_LINES})"
+    if len(d["actions"]) > MAX_ACTIONS:
+        return f"{len(d['actions'])} actions (at most {MAX_ACTIONS})"
+    frames = [f for f in d["frames"] if type(f) is dict and type(f.get("l")) is dict]
+    if any(type(v) is not dict for v in d["attrs"].values()) or any(type(v) is not dict for v in d["pvars"]) \
+            or len(frames) != len(d["frames"]) or (d["pending"] is not None and "options" not in d["pending"]):
+        return "a malformed part (attributes, variables, frames or the pending decision)"
+    values = [v for attrs in d["attrs"].values() for v in attrs.values()]
+    values += [v for pv in d["pvars"] for v in pv.values()] + list(d["gvars"].values())
+    values += [v for f in frames for v in f["l"].values()]
+    values += [d["pending"]["options"]] if d["pending"] is not None else []
+    engine = [{k: v for k, v in f.items() if k != "l"} for f in frames]
+    engine += [v for k, v in d.items() if k not in _RULE_PARTS]
+    if d["pending"] is not None:
+        engine.append({k: v for k, v in d["pending"].items() if k != "options"})
+    return unsaveable(values, {}) or unsaveable(engine, {}, depth=4)   # the log's lines: _log
 
 
 def _places(g: Any, d: dict) -> str | None:
@@ -132,8 +160,12 @@ def _ending(d: dict) -> str | None:
 
 
 def _log(d: dict) -> str | None:
+    n = d["n"]
     for line in d["log"]:
         if type(line) is not list or len(line) != 2 or type(line[0]) is not str \
-                or not (line[1] is None or type(line[1]) is int):
-            return "the log is malformed"
+                or not (line[1] is None or (type(line[1]) is int and 0 <= line[1] < n)):
+            return "the log is malformed (a line is [text, a seat or null])"
+    frozen = d.get("frozen")
+    if frozen is not None and not 0 <= frozen < n:
+        return f"the seat deciding in secret ({frozen}) is not a seat"
     return None
