@@ -209,7 +209,7 @@ def _replay_one(name: str, record: object, folder: str | None) -> int:
     """Replays one record; returns 0 when it matches, 1 when it does not."""
     problem = shape_problem(record)
     if problem is not None:
-        raise BadRecord(f"{name} {problem}" if problem.startswith("is not") else f"{name}: {problem}")
+        raise BadRecord(f"{name} {problem}" if problem.startswith("is ") else f"{name}: {problem}")
     variants = record.get("variants", [])
     where = folder or record.get("definitions_path") or record["game"]
     if not isinstance(where, str):
