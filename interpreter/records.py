@@ -189,12 +189,12 @@ def verify(game: CompiledGame, record: dict, what: str = "record", log: bool = F
     and every choice, so no change to either goes unseen. `record` has passed shape_problem.
     `deciders`, when given, gets the seat deciding before each choice and at the end (None
     once the game is over)."""
-    recorded = record.get("definitions_sha256")
-    if recorded is not None and recorded != game.content_hash:
-        return None, (f"the {what} was played with other definitions (sha256 {recorded[:12]}...), "
-                      f"not these ({game.content_hash[:12]}...): use the definitions it names")
     if record["game"] != game.id:
         return None, f"the {what} is of {excerpt(record['game'])}, not of {game.id}"
+    recorded = record.get("definitions_sha256")
+    if recorded is not None and recorded != game.content_hash:
+        return None, (f"the {what} was played with other definitions of {game.id} (sha256 {recorded[:12]}...), "
+                      f"not these ({game.content_hash[:12]}...): use the definitions it names")
     variants = record.get("variants", [])
     if variants != list(game.variants):
         return None, f"the {what} names variants {excerpt(variants)}, but these definitions have {list(game.variants)}"

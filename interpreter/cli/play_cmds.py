@@ -70,7 +70,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise UsageError(f"cannot resume {args.file}: no such file")
-    session = load_save(path, load, save_path=path)
+    def named(target: str, variants: list[str]):
+        try:
+            return load(target, variants)
+        except UsageError as err:
+            raise UsageError(f"{path}: {err}") from None
+    session = load_save(path, named, save_path=path)
     g = session.g
     print(f"{g.name}: resumed from {path} after {plural(len(session.state.d['actions']), 'choice')} "
           f"({', '.join(f'{g.player_name(i)}={s}' for i, s in enumerate(session.seats))}), seed {session.seed}")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..agents import AGENTS, make_agents, parse_seat
 from ..engine.game import CompiledGame, GameState
+from ..engine.values import MAX_ACTIONS
 from ..records import excerpt, read_bounded, shape_problem, verify
 
 SAVE_FORMAT = 1              # the save format this Cairn writes
@@ -81,7 +82,7 @@ def _bots(bots: Any, seats: list[str], where: str) -> str | None:
 
 def _checkpoints(points: Any, seats: list[str], rec: dict) -> str | None:
     n = len(rec["actions"])
-    if type(points) is not list or len(points) > n + 1:
+    if type(points) is not list or len(points) > n + 1:   # at most one per decision, the last included
         return f"field 'checkpoints' must be a list of at most {n + 1} checkpoints, got {excerpt(points)}"
     last = -1
     for i, cp in enumerate(points):
@@ -89,9 +90,9 @@ def _checkpoints(points: Any, seats: list[str], rec: dict) -> str | None:
         if type(cp) is not list or len(cp) != 3:
             return f"{where} must be [choices before it, seat, bot states], got {excerpt(cp)}"
         at, seat, bots = cp
-        if type(at) is not int or not last < at <= n:
-            return (f"{where} must stand at {last + 1} to {n} choices (later than the one before it), "
-                    f"got {excerpt(at)}")
+        if type(at) is not int or not last < at <= MAX_ACTIONS:
+            return (f"{where} must stand at a number of choices later than the one before it ({last + 1} "
+                    f"or more), got {excerpt(at)}")
         if type(seat) is not int or not 0 <= seat < len(seats) or seats[seat] != "human":
             return f"{where} must name a person's seat (0 to {len(seats) - 1}), got {excerpt(seat)}"
         problem = _bots(bots, seats, f"{where}'s bots")
@@ -110,6 +111,8 @@ def verify_save(g: CompiledGame, data: dict) -> tuple[GameState, str | None]:
     if problem is not None:
         return state, problem
     for i, (at, seat, _bots) in enumerate(data["checkpoints"]):
+        if at >= len(deciders):
+            return state, f"checkpoint {i + 1} stands at {at} choices, but the save holds {len(deciders) - 1}"
         if deciders[at] != seat:
             who = "nobody" if deciders[at] is None else f"seat {deciders[at]}"
             return state, (f"checkpoint {i + 1} says seat {seat} decides after {at} choices, "

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from ..agents import make_agents
+from ..diagnostics import DefinitionError
 from ..engine.game import CompiledGame, GameState
 from ..records import make_record
 from ..undo import Checkpoint, UndoError, checkpoint, undo
@@ -217,7 +218,12 @@ def load_save(path: Path, load: Callable[[str, list[str]], CompiledGame], **kw: 
     if problem is not None:
         raise ValueError(f"{path} {problem}" if problem.startswith("is ") else f"{path}: {problem}")
     rec = data["record"]
-    g = load(rec.get("definitions_path") or rec["game"], list(rec.get("variants", [])))
+    try:
+        g = load(rec.get("definitions_path") or rec["game"], list(rec.get("variants", [])))
+    except DefinitionError as err:
+        first = err.diagnostics[0] if err.diagnostics else "it does not load"
+        raise ValueError(f"{path}: the game it names ({rec['game']} {rec.get('variants', [])}) cannot be "
+                         f"loaded here: {first}") from None
     state, problem = verify_save(g, data)
     if problem is not None:
         raise ValueError(f"{path}: {problem}")
