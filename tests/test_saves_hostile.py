@@ -335,3 +335,15 @@ def test_no_traceback_reaches_the_person(name, good_save, tmp_path):
                           text=True, input="q\n", timeout=120, env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 2 and "Traceback" not in done.stderr + done.stdout
     assert done.stderr.startswith(f"cairn: {path}: ") and says in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("name", ["variants 5", "players of text", "cairn_record 99", "definitions_sha256 123"])
+def test_cairn_draw_refuses_a_tampered_record_the_same_way(name, good_record, tmp_path, capsys):
+    change = {"variants 5": {"variants": 5}, "players of text": {"players": "2"}, "cairn_record 99": {"cairn_record": 99},
+              "definitions_sha256 123": {"definitions_sha256": 123}}[name]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**good_record, **change}), "utf-8")
+    rc = main(["draw", "tic-tac-toe", "--record", str(path), "-o", str(tmp_path / "b.svg")])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "Traceback" not in out + err and err.startswith(f"cairn: {path}"), err
+    assert not (tmp_path / "b.svg").exists()
