@@ -103,7 +103,6 @@ def read_records(path: Path) -> list:
     return records
 
 
-_SEED_LIMIT = 2 ** 64          # seeds are 64-bit (engine/rng.py masks them so)
 _TEXT_LIMIT = 4096
 MAX_RECORD_BYTES = 256 * 2 ** 20   # a record file read whole, at most this big
 
@@ -138,7 +137,7 @@ RECORD_FIELDS: dict[str, tuple[bool, Callable[[Any], bool], str]] = {
     "definitions_path": (False, lambda x: type(x) is str and 0 < len(x) <= _TEXT_LIMIT, "a folder"),
     "variants": (False, lambda x: _texts(x, 100) and len(set(x)) == len(x), "a list of variant names, each once"),
     "players": (True, lambda x: _whole(x, 1, 1000), "a number of players"),
-    "seed": (True, lambda x: _whole(x, -_SEED_LIMIT, _SEED_LIMIT), "a whole number of at most 64 bits"),
+    "seed": (True, lambda x: type(x) is int, "a whole number"),     # any the engine takes (--seed)
     "python": (False, lambda x: type(x) is str and len(x) <= 20, "a Python version"),
     "agents": (False, _texts, "a list of seat kinds"),
     "actions": (True, lambda x: type(x) is list and len(x) <= MAX_ACTIONS

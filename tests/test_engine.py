@@ -272,6 +272,7 @@ def test_a_log_at_its_limit_reads_back_and_the_line_past_it_is_refused_when_writ
     from interpreter.lang.runtime import Ctx, RuntimeProblem
     from interpreter.verbs import core
     assert core.MAX_LOG_LINES is values.MAX_LOG_LINES is checkstate.MAX_LOG_LINES
+    assert f"at most {values.MAX_LOG_LINES:,} lines" in " ".join(core.log.__doc__.split())   # docs/VERBS.md says it
     state = mini.new_initial_state(2, 1)
     c = Ctx(state.d, mini, {})
     while len(state.d["log"]) < values.MAX_LOG_LINES - 1:

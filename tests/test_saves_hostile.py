@@ -165,7 +165,8 @@ SAVES = {
     "checkpoints out of order": (lambda d: _set("checkpoints", d["checkpoints"][::-1])(d), "later than the one before"),
     "a checkpoint at a bot's decision": (_bot_checkpoint, "but the choices replay to seat 1 deciding there"),
     "actions that are text": (_rec(lambda r: r.update(actions=["1"])), "field 'record.actions'"),
-    "a seed of 70 bits": (_rec(lambda r: r.update(seed=2 ** 70)), "field 'record.seed'"),
+    "a seed of 70 bits": (_rec(lambda r: r.update(seed=2 ** 70)), "state sha256"),
+    "a seed of text": (_rec(lambda r: r.update(seed="5")), "field 'record.seed'"),
 }
 
 TEXTS = {

@@ -17,13 +17,12 @@ def _list(x: Any, who: str) -> list:
 
 @register("log", P("text", "str"), P("to", "player", None))
 def log(c: Ctx, text: Any, to: Any) -> None:
-    """Writes a line to the game log; `to=player` keeps it private to that seat (and while a
-    seat decides a simultaneous step in secret, every line it writes is kept to it).
-
-    `to` is a seat number or None (everyone): what the views filter by and what a saved
-    state may hold, so a line reaches the seat it names and the state still reads back.
-    The rules write at most MAX_LOG_LINES - 1 lines: the last is kept for the engine's
-    "game over" or "game aborted" line, so a whole log is never longer than a read allows."""
+    """Writes a line to the game log; `to=player` (a seat number) keeps it private to that
+    seat (and while a seat decides a simultaneous step in secret, every line it writes is
+    kept to it). Any other `to` is an error. A log holds at most 100,000 lines: the rules
+    may write 99,999, the last is the engine's "game over" line."""
+    # `to` is what the views filter by and what a saved state may hold (checkstate), so a
+    # line reaches the seat it names and the state reads back; the limit is the reader's.
     if c.s.get("log_on", True):
         if to is None:
             to = c.s.get("frozen")
