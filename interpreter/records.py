@@ -75,10 +75,16 @@ def read_bounded(path: Path, limit: int) -> str:
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError("not a regular file")
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit // 2 ** 20} MB")
-    return data.decode("utf-8")
+        chunks, size = [], 0
+        while size <= limit:                 # in pieces: no buffer of `limit` bytes made up front
+            chunk = fh.read(min(2 ** 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    if size > limit:
+        raise ValueError(f"larger than {limit:,} bytes, the most Cairn reads")
+    return b"".join(chunks).decode("utf-8")
 
 
 def read_records(path: Path) -> list:
