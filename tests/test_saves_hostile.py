@@ -348,3 +348,16 @@ def test_cairn_draw_refuses_a_tampered_record_the_same_way(name, good_record, tm
     out, err = capsys.readouterr()
     assert rc == 2 and "Traceback" not in out + err and err.startswith(f"cairn: {path}"), err
     assert not (tmp_path / "b.svg").exists()
+
+
+@pytest.mark.parametrize("name", ["definitions_sha256 123", "cairn_record 99", "a changed seed"])
+def test_no_traceback_reaches_the_person_replaying(name, good_record, tmp_path):
+    tamper, says = RECORDS[name]
+    rec = copy.deepcopy(good_record)
+    tamper(rec)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec), "utf-8")
+    done = subprocess.run([sys.executable, "-m", "interpreter", "replay", str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout
+    assert says in done.stdout + done.stderr, done.stdout + done.stderr
