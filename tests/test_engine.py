@@ -332,3 +332,40 @@ def test_each_rule_value_is_measured_as_written_not_the_parts_summed(mini):
     data["state"]["gvars"]["round"] = [big]
     with pytest.raises(ValueError, match="more than 100000 items"):
         deserialize(mini, json.dumps(data))
+
+
+def test_modifiers_have_one_limit_where_written_and_read():
+    """modify() keeps at most MAX_MODIFIERS modifiers, each measured as a saved value; a
+    state at the limit reads back, one past it (or one holding a value nested too deep) is
+    refused both when written and when read."""
+    import json
+    from interpreter.engine import checkstate, values
+    from interpreter.engine.game import deserialize
+    from interpreter.lang.runtime import Ctx, RuntimeProblem
+    from interpreter.verbs import abilities
+    assert abilities.MAX_MODIFIERS is values.MAX_MODIFIERS is checkstate.MAX_MODIFIERS
+    g = load_game(Path(__file__).parent / "fixtures" / "relay")
+    state = g.new_initial_state(2, 1)
+    c = Ctx(state.d, g, {})
+    deep: list = []
+    for _ in range(values.MAX_VALUE_DEPTH + 1):
+        deep = [deep]
+    with pytest.raises(RuntimeProblem, match="nested more than"):
+        abilities.modify(c, "hand_limit", deep, None, None, "game", [])
+    for _ in range(values.MAX_MODIFIERS):
+        abilities.modify(c, "hand_limit", 1, None, None, "game", [])
+    with pytest.raises(RuntimeProblem, match="modifiers are in force already"):
+        abilities.modify(c, "hand_limit", 1, None, None, "game", [])
+    saved = state.serialize()
+    assert deserialize(g, saved).serialize() == saved
+    data = json.loads(saved)
+    data["state"]["mods"].append(data["state"]["mods"][0])
+    with pytest.raises(ValueError, match="malformed list of modifiers"):
+        deserialize(g, json.dumps(data))
+    data["state"]["mods"][-1] = {"q": "hand_limit", "until": "game", "args": [], "add": deep}
+    data["state"]["mods"].pop(0)
+    with pytest.raises(ValueError, match="nested more than"):
+        deserialize(g, json.dumps(data))
+    data["state"]["mods"][-1] = {"until": "game"}
+    with pytest.raises(ValueError, match="malformed list of modifiers"):
+        deserialize(g, json.dumps(data))

@@ -8,7 +8,7 @@ from typing import Any
 from ..lang.compiler import CHOOSE
 from .invariants import conservation_problems
 from .state import STATE_FORMAT
-from .values import MAX_ACTIONS, MAX_LOG_LINES, unsaveable
+from .values import MAX_ACTIONS, MAX_LOG_LINES, MAX_MODIFIERS, unsaveable
 from ..words import plural, span
 
 _OPTIONAL = {"log_on": bool, "forced_rolls": list, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,
@@ -49,7 +49,7 @@ def state_problem(g: Any, d: Any) -> str | None:
             or _log(d))
 
 
-_RULE_PARTS = frozenset({"attrs", "pvars", "gvars", "frames", "pending", "log", "actions"})
+_RULE_PARTS = frozenset({"attrs", "pvars", "gvars", "frames", "pending", "log", "actions", "mods"})
 
 
 def _measured(d: dict) -> str | None:
@@ -62,6 +62,9 @@ def _measured(d: dict) -> str | None:
         return f"a log of {len(d['log'])} lines (at most {MAX_LOG_LINES})"
     if len(d["actions"]) > MAX_ACTIONS:
         return f"{len(d['actions'])} actions (at most {MAX_ACTIONS})"
+    mods = d.get("mods", [])
+    if len(mods) > MAX_MODIFIERS or not all(_is_modifier(m) for m in mods):
+        return f"a malformed list of modifiers (at most {MAX_MODIFIERS}, each as modify() makes it)"
     frames = [f for f in d["frames"] if type(f) is dict and type(f.get("l")) is dict]
     if any(type(v) is not dict for v in d["attrs"].values()) or any(type(v) is not dict for v in d["pvars"]) \
             or len(frames) != len(d["frames"]) or (d["pending"] is not None and "options" not in d["pending"]):
@@ -70,11 +73,18 @@ def _measured(d: dict) -> str | None:
     values += [v for pv in d["pvars"] for v in pv.values()] + list(d["gvars"].values())
     values += [v for f in frames for v in f["l"].values()]
     values += [d["pending"]["options"]] if d["pending"] is not None else []
+    values += mods                          # each as modify() measured it
     engine = [{k: v for k, v in f.items() if k != "l"} for f in frames]
     engine += [v for k, v in d.items() if k not in _RULE_PARTS]
     if d["pending"] is not None:
         engine.append({k: v for k, v in d["pending"].items() if k != "options"})
     return unsaveable(values, {}) or unsaveable(engine, {}, depth=4)   # the log's lines: _log
+
+
+def _is_modifier(m: Any) -> bool:
+    """Whether `m` has the shape verbs/abilities.modify gives a modifier."""
+    return (type(m) is dict and {"q", "until", "args"} <= set(m) <= {"q", "until", "args", "add", "times", "set"}
+            and type(m["q"]) is str and m["until"] in ("turn", "round", "game") and type(m["args"]) is list)
 
 
 def _places(g: Any, d: dict) -> str | None:

@@ -16,6 +16,7 @@ MAX_VALUE_DEPTH = 32        # ... nested at most this deep
 # (checkstate), so every state the engine makes can be saved and read back.
 MAX_LOG_LINES = 100_000     # a game's log holds at most this many lines (the engine's last one included)
 MAX_ACTIONS = 100_000       # a game ends (aborted) at this many decisions
+MAX_MODIFIERS = 10_000      # modify() keeps at most this many modifiers in force at once
 _CACHE_LIMIT = 20_000
 
 
