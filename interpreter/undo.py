@@ -26,6 +26,21 @@ def checkpoint(state: GameState, seat: int, bots: list[Any]) -> Checkpoint:
     return Checkpoint(len(state.d["actions"]), seat, [b.get_state() for b in bots])
 
 
+class UndoError(ValueError):
+    """A checkpoint that does not fit the game (a save's were checked as it was read, so
+    this is a safeguard): the undo is refused and nothing changes."""
+
+
+def checkpoint_problem(cp: Checkpoint, state: GameState, bots: list[Any]) -> str | None:
+    """Returns why going back to checkpoint `cp` of this game cannot be done, or None."""
+    if type(cp.at) is not int or not 0 <= cp.at <= len(state.d["actions"]):
+        return f"the checkpoint stands at {cp.at!r} choices, but the game has made {len(state.d['actions'])}"
+    if type(cp.bots) is not list or len(cp.bots) != len(bots) \
+            or any(type(saved) is not dict or set(saved) != set(bot.get_state()) for saved, bot in zip(cp.bots, bots)):
+        return f"the checkpoint holds no state for each of the {len(bots)} bots"
+    return None
+
+
 def replay(g: CompiledGame, n: int, seed: int, actions: list[int]) -> GameState:
     """Returns the game from its seed with these choices made (the log kept, for the screens)."""
     state = g.new_initial_state(n, seed)
@@ -44,6 +59,9 @@ def undo(g: CompiledGame, state: GameState, checkpoints: list[Checkpoint],
     get their random states from then back."""
     if len(checkpoints) < 2:
         return None
+    problem = checkpoint_problem(checkpoints[-2], state, bots)
+    if problem is not None:
+        raise UndoError(f"cannot undo: {problem}")   # nothing popped: the game goes on as it was
     checkpoints.pop()
     back = checkpoints.pop()
     for bot, saved in zip(bots, back.bots):

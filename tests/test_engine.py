@@ -1,6 +1,7 @@
 """Engine behaviour on a tiny fixture game: limits, triggers, overlays, views, RNG."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,202 @@ def test_zone_show_function_draws_each_object(mini):
     played = s.d["places"]["discard"][-1]
     text = s.observation_string(0)
     assert f"[{mini.props[played]['value']}] {mini.props[played]['name']}" in text
+
+
+# ---- the log's `to` and the state's limits: what the engine writes reads back ---------
+
+def _to_values(n: int) -> list:
+    """Every kind of value a rule could pass as `to`: seats, near-seats, and other kinds,
+    plus seeded random ones (a property over many values, the same every run)."""
+    rnd = random.Random(2026_12_04)
+    fixed = [None, 0, 1, n - 1, n, n + 1, -1, True, False, [1], [0, 1], [], "1", "", 1.0, 0.0, {"p": 1},
+             {}, 2 ** 70, -(2 ** 70), [[1]], [None]]
+    atoms = [None, True, 0, 1, 2, -3, 10 ** 12, "a", 0.5, [], {}]
+    made = []
+    for _ in range(80):
+        x = rnd.choice(atoms)
+        for _ in range(rnd.randrange(3)):
+            x = rnd.choice([[x], {"k": x}, [x, rnd.choice(atoms)]])
+        made.append(x)
+    return fixed + made + list(range(-3, n + 3))
+
+
+def test_log_to_accepts_exactly_what_a_saved_state_may_hold(mini):
+    """For each value X, log(..., to=X) accepts it exactly when a saved state holding a
+    line to X reads back: what the verb accepts round-trips through serialize and
+    deserialize; what it refuses is an effect error, leaves the log as it was, and a
+    state holding it (written by hand) is refused too."""
+    import json
+    from interpreter.engine.game import deserialize
+    from interpreter.lang.runtime import Ctx, RuntimeProblem
+    from interpreter.verbs.core import log
+    state = mini.new_initial_state(2, 1)
+    accepted = refused = 0
+    for to in _to_values(2):
+        s = state.clone()
+        before = len(s.d["log"])
+        try:
+            log(Ctx(s.d, mini, {}), "a line", to)
+            verb_ok = True
+        except RuntimeProblem as err:
+            assert "log(): 'to' must be a seat from 0 to 1 or none" in str(err)
+            assert len(s.d["log"]) == before
+            verb_ok = False
+        data = json.loads(state.serialize())
+        data["state"]["log"].append(["a line", to])
+        try:
+            read_ok = deserialize(mini, json.dumps(data)) is not None
+        except ValueError as err:
+            assert "the log is malformed" in str(err)
+            read_ok = False
+        assert verb_ok == read_ok, to
+        if verb_ok:
+            saved = s.serialize()
+            assert deserialize(mini, saved).serialize() == saved, to
+            assert s.d["log"][before:] == [["a line", to]]
+        accepted += verb_ok
+        refused += not verb_ok
+    assert accepted >= 3 and refused >= 60                 # both sides of the line are probed
+
+
+def test_a_saved_log_line_to_no_seat_is_refused_as_the_verb_refuses_it(mini):
+    import json
+    from interpreter.engine.game import deserialize
+    data = json.loads(mini.new_initial_state(2, 1).serialize())
+    for to in (2, -1, [1], "1", True):
+        data["state"]["log"].append(["x", to])
+        with pytest.raises(ValueError, match="the log is malformed"):
+            deserialize(mini, json.dumps(data))
+        data["state"]["log"].pop()
+    assert deserialize(mini, json.dumps(data))              # the control: the rest is sound
+
+
+def test_log_to_a_list_is_refused_when_the_game_is_checked(tmp_path):
+    import shutil
+    from interpreter.load.build import build
+    dest = tmp_path / "g"
+    shutil.copytree(MINI, dest)
+    path = dest / "game.yaml"
+    text = path.read_text("utf-8")
+    path.write_text(text.replace('log("you played {c}", to=p)', 'log("you played {c}", to=[p])'), "utf-8")
+    game, diags = build(dest, [])
+    assert game is None and any("log() argument 'to' expects a seat number, got a list" in str(d) for d in diags)
+    path.write_text(text.replace('log("you played {c}", to=p)', 'log("you played {c}", to=p + 5)'), "utf-8")
+    game, diags = build(dest, [])
+    state = game.new_initial_state(2, 1)
+    while not state.is_terminal():
+        state.apply_action(0)
+    assert state.d["result"]["reason"] == "aborted" and "log(): 'to' must be a seat" in state.d["result"]["aborted"]
+
+
+def test_a_log_at_its_limit_reads_back_and_the_line_past_it_is_refused_when_written(mini):
+    """The rules write at most MAX_LOG_LINES - 1 lines and the engine its last one: a log
+    of exactly MAX_LOG_LINES lines saves and reads back; one more is refused by the verb
+    (the game ends aborted, saying why), and a saved state holding more is refused."""
+    import json
+    from interpreter.engine import checkstate
+    from interpreter.lang import values
+    from interpreter.engine.game import deserialize
+    from interpreter.engine.scoring import abort
+    from interpreter.lang.runtime import Ctx, RuntimeProblem
+    from interpreter.verbs import core
+    assert core.MAX_LOG_LINES is values.MAX_LOG_LINES is checkstate.MAX_LOG_LINES
+    assert f"at most {values.MAX_LOG_LINES:,} lines" in " ".join(core.log.__doc__.split())   # docs/VERBS.md says it
+    state = mini.new_initial_state(2, 1)
+    c = Ctx(state.d, mini, {})
+    while len(state.d["log"]) < values.MAX_LOG_LINES - 1:
+        core.log(c, "line", None)
+    with pytest.raises(RuntimeProblem, match="the game log is full"):
+        core.log(c, "one too many", 0)
+    abort(mini, state.d, "the log is full")
+    assert len(state.d["log"]) == values.MAX_LOG_LINES
+    saved = state.serialize()
+    assert deserialize(mini, saved).serialize() == saved
+    data = json.loads(saved)
+    data["state"]["log"].append(["one past", None])
+    with pytest.raises(ValueError, match=f"a log of {values.MAX_LOG_LINES + 1} lines"):
+        deserialize(mini, json.dumps(data))
+
+
+def test_a_game_ends_at_the_action_limit_and_reads_back(monkeypatch):
+    """vm.resume ends a game at MAX_ACTIONS decisions, the number a saved state may hold
+    (one constant, made small here for the test: both ends see the change)."""
+    import json
+    from interpreter.engine import checkstate, vm
+    from interpreter.lang import values
+    from interpreter.engine.game import deserialize
+    assert vm.MAX_ACTIONS is values.MAX_ACTIONS is checkstate.MAX_ACTIONS
+    monkeypatch.setattr(vm, "MAX_ACTIONS", 3)
+    monkeypatch.setattr(checkstate, "MAX_ACTIONS", 3)
+    g = load_game(MINI)
+    state = g.new_initial_state(2, 1)
+    while not state.is_terminal():
+        state.apply_action(0)
+    assert len(state.d["actions"]) == 3 and "did not end within 3 decisions" in state.d["result"]["aborted"]
+    saved = state.serialize()
+    assert deserialize(g, saved).serialize() == saved
+    data = json.loads(saved)
+    data["state"]["actions"].append(0)
+    with pytest.raises(ValueError, match="4 actions"):
+        deserialize(g, json.dumps(data))
+
+
+def test_each_rule_value_is_measured_as_written_not_the_parts_summed(mini):
+    """Two game variables of 60,000 items each are each sound when written (save_check),
+    so the state holding both reads back; one of 100,001 items is refused at both ends."""
+    import json
+    from interpreter.engine.game import deserialize
+    from interpreter.lang.runtime import Ctx, RuntimeProblem, save_check
+    state = mini.new_initial_state(2, 1)
+    c = Ctx(state.d, mini, {})
+    for name in ("round", "loops"):
+        value = list(range(60_000))
+        save_check(c, value)
+        state.d["gvars"][name] = value
+    saved = state.serialize()
+    assert deserialize(mini, saved).serialize() == saved
+    big = list(range(100_001))
+    with pytest.raises(RuntimeProblem, match="more than 100000 items"):
+        save_check(c, [big])
+    data = json.loads(saved)
+    data["state"]["gvars"]["round"] = [big]
+    with pytest.raises(ValueError, match="more than 100000 items"):
+        deserialize(mini, json.dumps(data))
+
+
+def test_modifiers_have_one_limit_where_written_and_read():
+    """modify() keeps at most MAX_MODIFIERS modifiers, each measured as a saved value; a
+    state at the limit reads back, one past it (or one holding a value nested too deep) is
+    refused both when written and when read."""
+    import json
+    from interpreter.engine import checkstate
+    from interpreter.lang import values
+    from interpreter.engine.game import deserialize
+    from interpreter.lang.runtime import Ctx, RuntimeProblem
+    from interpreter.verbs import abilities
+    assert abilities.MAX_MODIFIERS is values.MAX_MODIFIERS is checkstate.MAX_MODIFIERS
+    g = load_game(Path(__file__).parent / "fixtures" / "relay")
+    state = g.new_initial_state(2, 1)
+    c = Ctx(state.d, g, {})
+    deep: list = []
+    for _ in range(values.MAX_VALUE_DEPTH + 1):
+        deep = [deep]
+    with pytest.raises(RuntimeProblem, match="nested more than"):
+        abilities.modify(c, "hand_limit", deep, None, None, "game", [])
+    for _ in range(values.MAX_MODIFIERS):
+        abilities.modify(c, "hand_limit", 1, None, None, "game", [])
+    with pytest.raises(RuntimeProblem, match="modifiers are in force already"):
+        abilities.modify(c, "hand_limit", 1, None, None, "game", [])
+    saved = state.serialize()
+    assert deserialize(g, saved).serialize() == saved
+    data = json.loads(saved)
+    data["state"]["mods"].append(data["state"]["mods"][0])
+    with pytest.raises(ValueError, match="malformed list of modifiers"):
+        deserialize(g, json.dumps(data))
+    data["state"]["mods"][-1] = {"q": "hand_limit", "until": "game", "args": [], "add": deep}
+    data["state"]["mods"].pop(0)
+    with pytest.raises(ValueError, match="nested more than"):
+        deserialize(g, json.dumps(data))
+    data["state"]["mods"][-1] = {"until": "game"}
+    with pytest.raises(ValueError, match="malformed list of modifiers"):
+        deserialize(g, json.dumps(data))

@@ -225,7 +225,7 @@ def api(url: str, path: str, data=None, secret: str | None = None) -> tuple[int,
     ("/api/tables/nope", None, 404, "no such game"),
     ("/api/replays", {"record": {"x": 1}}, 400, "not a Cairn game record"),
     ("/api/replays", {"record": {"cairn_record": 1, "game": "big-foot", "players": 2, "seed": 1, "actions": [99],
-                                 "result": None, "final_state_sha256": ""}}, 400, "choice 1 (99) is not one of"),
+                                 "result": None, "final_state_sha256": "0" * 64}}, 400, "choice 1 (99) is not one of"),
 ])
 def test_api_errors_are_messages(url, path, data, status, says):
     got, body = api(url, path, data)

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..draw import draw_svg, to_png
 from ..draw.convert import NoConverter
 from ..engine.game import CompiledGame, GameState
-from ..records import RecordFileError, read_records
+from ..records import RecordFileError, read_records, shape_problem
 from .common import UsageError, check_players, load
 
 
@@ -71,8 +71,9 @@ def _from_record(args: argparse.Namespace) -> tuple[CompiledGame, GameState]:
         record = read_records(Path(args.record))[0]     # a file of many: its first game
     except RecordFileError as err:
         raise UsageError(str(err)) from None
-    if not isinstance(record, dict) or not isinstance(record.get("actions"), list) or "cairn_record" not in record:
-        raise UsageError(f"{args.record} is not a Cairn game record")
+    problem = shape_problem(record)
+    if problem is not None:
+        raise UsageError(f"{args.record} {problem}" if problem.startswith("is ") else f"{args.record}: {problem}")
     g = load(args.game, args.variant or record.get("variants", []))
     if record.get("game") != g.id:
         raise UsageError(f"{args.record} is a record of {record.get('game')}, not of {g.id}")

@@ -72,7 +72,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise UsageError(f"cannot resume {args.file}: no such file")
-    session = load_save(path, load, save_path=path)
+    def named(target: str, variants: list[str]):
+        try:
+            return load(target, variants)
+        except UsageError as err:
+            raise UsageError(f"{path}: {err}") from None
+    session = load_save(path, named, save_path=path)
     g = session.g
     print(f"{g.name}: resumed from {path} after {plural(len(session.state.d['actions']), 'choice')} "
           f"({', '.join(f'{g.player_name(i)}={s}' for i, s in enumerate(session.seats))}), seed {session.seed}")
@@ -229,7 +234,7 @@ def _replay_one(name: str, record: object, folder: str | None) -> int:
     """Replays one record; returns 0 when it matches, 1 when it does not."""
     problem = shape_problem(record)
     if problem is not None:
-        raise BadRecord(f"{name} {problem}" if problem.startswith("is not") else f"{name}: {problem}")
+        raise BadRecord(f"{name} {problem}" if problem.startswith("is ") else f"{name}: {problem}")
     variants = record.get("variants", [])
     where = folder or record.get("definitions_path") or record["game"]
     if not isinstance(where, str):

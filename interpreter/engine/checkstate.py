@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang.compiler import CHOOSE
-from ..lang.values import unsaveable
+from ..lang.values import MAX_ACTIONS, MAX_LOG_LINES, MAX_MODIFIERS, unsaveable
 from .invariants import conservation_problems
 from .state import STATE_FORMAT
 from ..words import plural, span
@@ -42,11 +42,49 @@ def state_problem(g: Any, d: Any) -> str | None:
     n = d["n"]
     if not g.min_players <= n <= g.max_players:
         return f"{plural(n, 'player')}; the game takes {span(g.min_players, g.max_players, 'player')}"
-    bad = unsaveable(list(d.values()), {}, depth=4)   # a fresh memory: the state's parts change
+    bad = _measured(d)
     if bad:
         return f"the state holds {bad}"
     return (_places(g, d) or _variables(g, d) or _frames(g, d) or _pending(g, d) or _ending(d)
             or _log(d))
+
+
+_RULE_PARTS = frozenset({"attrs", "pvars", "gvars", "frames", "pending", "log", "actions", "mods"})
+
+
+def _measured(d: dict) -> str | None:
+    """Returns why a part of the state could not have been written by the engine, by the
+    same limits it writes with: each value the rules keep (attributes, variables, the
+    locals waiting for a decision, the options) is measured on its own as save_check and
+    check_waiting measure it; the log and the actions have their own lengths; the rest
+    (the engine's own parts) is measured whole. A fresh memory: the state's parts change."""
+    if len(d["log"]) > MAX_LOG_LINES:
+        return f"a log of {len(d['log'])} lines (at most {MAX_LOG_LINES})"
+    if len(d["actions"]) > MAX_ACTIONS:
+        return f"{len(d['actions'])} actions (at most {MAX_ACTIONS})"
+    mods = d.get("mods", [])
+    if len(mods) > MAX_MODIFIERS or not all(_is_modifier(m) for m in mods):
+        return f"a malformed list of modifiers (at most {MAX_MODIFIERS}, each as modify() makes it)"
+    frames = [f for f in d["frames"] if type(f) is dict and type(f.get("l")) is dict]
+    if any(type(v) is not dict for v in d["attrs"].values()) or any(type(v) is not dict for v in d["pvars"]) \
+            or len(frames) != len(d["frames"]) or (d["pending"] is not None and "options" not in d["pending"]):
+        return "a malformed part (attributes, variables, frames or the pending decision)"
+    values = [v for attrs in d["attrs"].values() for v in attrs.values()]
+    values += [v for pv in d["pvars"] for v in pv.values()] + list(d["gvars"].values())
+    values += [v for f in frames for v in f["l"].values()]
+    values += [d["pending"]["options"]] if d["pending"] is not None else []
+    values += mods                          # each as modify() measured it
+    engine = [{k: v for k, v in f.items() if k != "l"} for f in frames]
+    engine += [v for k, v in d.items() if k not in _RULE_PARTS]
+    if d["pending"] is not None:
+        engine.append({k: v for k, v in d["pending"].items() if k != "options"})
+    return unsaveable(values, {}) or unsaveable(engine, {}, depth=4)   # the log's lines: _log
+
+
+def _is_modifier(m: Any) -> bool:
+    """Whether `m` has the shape verbs/abilities.modify gives a modifier."""
+    return (type(m) is dict and {"q", "until", "args"} <= set(m) <= {"q", "until", "args", "add", "times", "set"}
+            and type(m["q"]) is str and m["until"] in ("turn", "round", "game") and type(m["args"]) is list)
 
 
 def _places(g: Any, d: dict) -> str | None:
@@ -132,8 +170,12 @@ def _ending(d: dict) -> str | None:
 
 
 def _log(d: dict) -> str | None:
+    n = d["n"]
     for line in d["log"]:
         if type(line) is not list or len(line) != 2 or type(line[0]) is not str \
-                or not (line[1] is None or type(line[1]) is int):
-            return "the log is malformed"
+                or not (line[1] is None or (type(line[1]) is int and 0 <= line[1] < n)):
+            return "the log is malformed (a line is [text, a seat or null])"
+    frozen = d.get("frozen")
+    if frozen is not None and not 0 <= frozen < n:
+        return f"the seat deciding in secret ({frozen}) is not a seat"
     return None

@@ -13,7 +13,7 @@ from ..lang.compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_IN
 from ..lang.helpers import one_option
 from ..lang.runner import DECIDED
 from ..lang.runtime import FAILURES, Ctx, RuntimeProblem, Stop, frozen, save_check, set_attr, text_of
-from ..lang.values import unsaveable
+from ..lang.values import MAX_ACTIONS, unsaveable
 from .abilities import fired, replacement
 from .scoring import abort, finish
 
@@ -270,5 +270,10 @@ def resume(g: Any, d: dict, action: int) -> None:
         raise ValueError(f"illegal action {action!r}: expected 0..{len(pending['options']) - 1}")
     d["frames"][-1]["l"][pending["var"]] = pending["options"][action]
     d["pending"] = None
-    d["actions"].append(action)
+    actions = d["actions"]
+    actions.append(action)
+    if len(actions) >= MAX_ACTIONS:
+        # a longer list would not read back (checkstate): the game stops here, saying why
+        abort(g, d, f"the game did not end within {MAX_ACTIONS} decisions")
+        return
     run(g, d)

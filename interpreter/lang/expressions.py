@@ -478,6 +478,10 @@ class ExpressionCompiler:
         if not isinstance(node, Tree):
             return
         lit = node.data
+        if kind == "player" and lit in ("string", "list_expr", "comprehension"):
+            self.err(node, f"{verb.name}() argument '{param.name}' expects a seat number, got a "
+                     + ("string" if lit == "string" else "list"))
+            return
         if lit == "number" and kind in ("str", "bool", "list", "place", "zone", "obj", "die", "space"):
             self.err(node, f"{verb.name}() argument '{param.name}' expects {kind}, got a number")
         if lit == "string":

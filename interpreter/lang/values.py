@@ -11,6 +11,12 @@ _ATOMS = {str, int, bool, float, type(None)}   # floats: only the engine makes t
 
 MAX_VALUE_ITEMS = 100_000   # a saved value holds at most this many items, counted as JSON writes them
 MAX_VALUE_DEPTH = 32        # ... nested at most this deep
+# The parts of a state that grow with play have limits of their own, the same where the
+# engine writes them (the log verb, vm.resume) and where a saved state is read
+# (checkstate), so every state the engine makes can be saved and read back.
+MAX_LOG_LINES = 100_000     # a game's log holds at most this many lines (the engine's last one included)
+MAX_ACTIONS = 100_000       # a game ends (aborted) at this many decisions
+MAX_MODIFIERS = 10_000      # modify() keeps at most this many modifiers in force at once
 _CACHE_LIMIT = 20_000
 
 

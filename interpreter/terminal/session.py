@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from ..agents import make_agents
+from ..diagnostics import DefinitionError
 from ..engine.game import CompiledGame, GameState
 from ..records import make_record
-from ..undo import Checkpoint, checkpoint, undo
+from ..undo import Checkpoint, UndoError, checkpoint, undo
+from .save_check import SAVE_FORMAT, read_save, save_problem, verify_save
 from .screen import HELP, Screens
 from .style import MAX_ROWS, colour_wanted, screen_width
 
-SAVE_FORMAT = 1
 CLEAR = "\033[2J\033[H"
 
 
@@ -178,7 +179,11 @@ class Session:
         if len(self.humans) > 1:
             self.say("undo works only when the other seats are bots")
             return False
-        went = undo(self.g, self.state, self.checkpoints, self.bots)
+        try:
+            went = undo(self.g, self.state, self.checkpoints, self.bots)
+        except UndoError as err:
+            self.say(str(err))
+            return False
         if went is None:
             self.say("nothing to undo yet")
             return False
@@ -205,33 +210,28 @@ class Session:
 
 def load_save(path: Path, load: Callable[[str, list[str]], CompiledGame], **kw: Any) -> Session:
     """Returns the session a save file holds, replayed to where it was saved. Raises
-    ValueError with one line when the file is not a sound save of these definitions."""
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise ValueError(f"cannot read save {path}: {err}") from None
-    if not isinstance(data, dict) or data.get("cairn_save") != SAVE_FORMAT or not isinstance(data.get("record"), dict):
-        raise ValueError(f"{path} is not a Cairn save (cairn play --save FILE writes one)")
+    ValueError with one line naming the file and what is wrong when it is not a sound save
+    of these definitions: a field of the wrong kind, or choices that do not make the state
+    it says (terminal/save_check.py)."""
+    data = read_save(path)
+    problem = save_problem(data)
+    if problem is not None:
+        raise ValueError(f"{path} {problem}" if problem.startswith("is ") else f"{path}: {problem}")
     rec = data["record"]
     try:
         g = load(rec.get("definitions_path") or rec["game"], list(rec.get("variants", [])))
-        n, seed, actions, seats = int(rec["players"]), int(rec["seed"]), list(rec["actions"]), list(data["seats"])
-    except (KeyError, TypeError) as err:
-        raise ValueError(f"{path}: a part of the save is missing or broken ({err})") from None
-    if rec.get("definitions_sha256") not in (None, g.content_hash):
-        raise ValueError(f"{path} was saved with other definitions of {g.id}: it cannot continue with these")
-    if len(seats) != n:
-        raise ValueError(f"{path}: {len(seats)} seats for {n} players")
-    state = g.new_initial_state(n, seed)
-    for i, a in enumerate(actions):
-        if state.is_terminal() or not isinstance(a, int) or a not in state.legal_actions():
-            raise ValueError(f"{path}: choice {i + 1} does not replay")
-        state.apply_action(a)
-    s = Session(g, n, seed, seats, state=state, **kw)
-    for bot, saved in zip(s.bots, data.get("bots", [])):
+    except DefinitionError as err:
+        first = err.diagnostics[0] if err.diagnostics else "it does not load"
+        raise ValueError(f"{path}: the game it names ({rec['game']} {rec.get('variants', [])}) cannot be "
+                         f"loaded here: {first}") from None
+    state, problem = verify_save(g, data)
+    if problem is not None:
+        raise ValueError(f"{path}: {problem}")
+    s = Session(g, rec["players"], rec["seed"], list(data["seats"]), state=state, **kw)
+    for bot, saved in zip(s.bots, data["bots"]):
         bot.set_state(saved)
-    s.checkpoints = [Checkpoint(at, seat, bots) for at, seat, bots in data.get("checkpoints", [])]
-    if s.checkpoints and s.checkpoints[-1].at == len(actions):
+    s.checkpoints = [Checkpoint(at, seat, bots) for at, seat, bots in data["checkpoints"]]
+    if s.checkpoints and s.checkpoints[-1].at == len(rec["actions"]):
         s.checkpoints.pop()      # the decision it was saved at is asked again
     return s
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import abilities as ab
-from ..lang.runtime import Ctx, RuntimeProblem
+from ..lang.values import MAX_MODIFIERS
+from ..lang.runtime import Ctx, RuntimeProblem, save_check
 from ..lang.registry import P, register
 
 _UNTIL = ("turn", "round", "game")
@@ -28,7 +29,11 @@ def modify(c: Ctx, quantity: str, add: Any, times: Any, set: Any, until: str, ar
             mod[op] = v
     if len(mod) == 3:
         raise RuntimeProblem("modify() needs add=, times= or set=")
-    c.s.setdefault("mods", []).append(mod)
+    mods = c.s.setdefault("mods", [])
+    if len(mods) >= MAX_MODIFIERS:
+        raise RuntimeProblem(f"modify(): {MAX_MODIFIERS} modifiers are in force already (the most a game keeps)")
+    save_check(c, mod)             # a modifier is kept in the state: measured as a saved state reads it
+    mods.append(mod)
 
 
 @register("usable_abilities", P("window", "str"), P("player", "player"), pure=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import rng
+from ..lang.values import MAX_LOG_LINES
 from ..lang.runtime import MAX_SEQUENCE, Ctx, RuntimeProblem, spend, text_of
 from ..lang.registry import P, register
 
@@ -14,14 +15,29 @@ def _list(x: Any, who: str) -> list:
     return x
 
 
-@register("log", P("text", "str"), P("to", "any", None))
+@register("log", P("text", "str"), P("to", "player", None))
 def log(c: Ctx, text: Any, to: Any) -> None:
-    """Writes a line to the game log; `to=player` keeps it private to that seat (and while a
-    seat decides a simultaneous step in secret, every line it writes is kept to it)."""
+    """Writes a line to the game log; `to=player` (a seat number) keeps it private to that
+    seat (and while a seat decides a simultaneous step in secret, every line it writes is
+    kept to it). Any other `to` is an error. A log holds at most 100,000 lines: the rules
+    may write 99,999, the last is the engine's "game over" line."""
+    # `to` is what the views filter by and what a saved state may hold (checkstate), so a
+    # line reaches the seat it names and the state reads back; the limit is the reader's.
     if c.s.get("log_on", True):
         if to is None:
             to = c.s.get("frozen")
-        c.s["log"].append([text if type(text) is str else text_of(c, text), to])
+        elif type(to) is not int or not 0 <= to < c.s["n"]:
+            raise RuntimeProblem(f"log(): 'to' must be a seat from 0 to {c.s['n'] - 1} or none, got {_short(to)}")
+        lines = c.s["log"]
+        if len(lines) >= MAX_LOG_LINES - 1:
+            raise RuntimeProblem(f"log(): the game log is full ({MAX_LOG_LINES - 1} lines written by the rules)")
+        lines.append([text if type(text) is str else text_of(c, text), to])
+
+
+def _short(x: Any) -> str:
+    """Returns a value as an error names it: its repr, cut to a short excerpt."""
+    r = repr(x)
+    return r if len(r) <= 40 else r[:37] + "..."
 
 
 @register("text", P("value"), pure=True)
