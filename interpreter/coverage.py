@@ -2,10 +2,12 @@
 reached by how many seeded random games.
 
 A clause is *encoded* when a step, procedure, ability, parameter, object or other entry
-cites it (`rule:`); *tested* when a scenario cites it; *exercised* in a game when a rule
-citing it ran there (traced: the programs, parts of the structure, functions, static
-abilities and scoring a game ran; parameters and objects without an effect are data). Readings (rules.yaml)
-are listed with the clauses they read.
+cites it (`rule:`); *tested* when a scenario that cites it passes now: coverage runs the
+scenarios, so a rule broken in a copy leaves its clause untested, however many scenarios
+still name it. A clause is *exercised* in a game when a rule citing it ran there (traced:
+the programs, parts of the structure, functions, static abilities and scoring a game ran);
+a clause carried only by data (parameters, objects, spaces without an effect) is not
+measured that way. Readings (rules.yaml) are listed with the clauses they read.
 """
 from __future__ import annotations
 
@@ -30,31 +32,43 @@ class ClauseReport:
     summary: str
     label: str = ""
     encoded_by: list[dict] = field(default_factory=list)    # {what, name, where}
-    tested_by: list[dict] = field(default_factory=list)     # {name, where}
+    tested_by: list[dict] = field(default_factory=list)     # {name, where, ok, failures}
     exercised: int = 0
     readings: list[dict] = field(default_factory=list)
+
+    @property
+    def passing(self) -> list[dict]:
+        """Returns the scenarios citing this clause that pass now: only they test it."""
+        return [t for t in self.tested_by if t["ok"]]
+
+    @property
+    def failing(self) -> list[dict]:
+        """Returns the scenarios citing this clause that fail now."""
+        return [t for t in self.tested_by if not t["ok"]]
 
     def as_json(self, games: int) -> dict:
         return {"id": self.id, "kind": self.kind, "section": self.section, "label": self.label,
                 "summary": self.summary, "encoded_by": self.encoded_by, "tested_by": self.tested_by,
+                "tested": bool(self.passing),
                 "exercised": self.exercised, "games": games, "readings": self.readings}
 
 
-def scenario_citations(folder: Path, variants: list[str]) -> list[tuple[list[str], str, str]]:
-    """Returns (clause ids, scenario name, file:line) for the scenarios of a game that run
-    with these variants (a scenario for another variant tests that variant's clauses)."""
-    out = []
+def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:
+    """Runs the scenarios of a game that run with these variants (a scenario for another
+    variant tests that variant's clauses) and returns one verdict each: {clauses, name,
+    where (file:line), ok, failures}. A file that does not load is a DefinitionError."""
+    from .scenarios import run_file
     chosen = set(variants)
+    out = []
     for path in scenario_files(folder):
-        loaded, _problems = read_part(path, display_path(path), "scenario")
+        loaded, problems = read_part(path, display_path(path), "scenario")
         if loaded is None:
-            continue
-        for i, sc in enumerate(loaded.data["scenarios"]):
-            needs = set(loaded.data.get("variants", [])) | set(sc.get("variants", []))
-            if needs - chosen:
-                continue
-            pos = loaded.pos(("scenarios", i))
-            out.append((cited(sc["rule"]), sc["name"], f"{loaded.file}:{pos.line}"))
+            raise DefinitionError(problems)
+        common = set(loaded.data.get("variants", []))
+        for outcome in run_file(path, select=lambda sc: not (common | set(sc.get("variants", []))) - chosen):
+            file, line, _col = outcome.where.rsplit(":", 2)
+            out.append({"clauses": cited(outcome.rule), "name": outcome.name, "where": f"{file}:{line}",
+                        "ok": outcome.ok, "failures": outcome.failures})
     return out
 
 
@@ -110,10 +124,10 @@ def report(g: CompiledGame, folder: Path, variants: list[str], players: int, gam
                 (rows[cid].readings if what == "reading" else rows[cid].encoded_by).append(
                     {"what": what, "name": name, "where": where} if what != "reading"
                     else {"id": name, "reading": g.readings[name]["reading"], "where": where})
-    for ids, name, where in scenario_citations(folder, variants):
-        for cid in ids:
+    for run in scenario_runs(folder, variants):
+        for cid in run["clauses"]:
             if cid in rows:
-                rows[cid].tested_by.append({"name": name, "where": where})
+                rows[cid].tested_by.append({k: run[k] for k in ("name", "where", "ok", "failures")})
     if games > 0:
         counts = exercised(g, players, games, seed)
         for cid, n in counts.items():
@@ -126,14 +140,16 @@ def totals(rows: list[ClauseReport], games: int) -> dict[str, Any]:
     def tally(rs: list[ClauseReport]) -> dict[str, Any]:
         n = len(rs)
         enc = sum(1 for r in rs if r.encoded_by)
-        tested = sum(1 for r in rs if r.tested_by)
-        both = sum(1 for r in rs if r.encoded_by and r.tested_by)
+        tested = sum(1 for r in rs if r.passing)
+        both = sum(1 for r in rs if r.encoded_by and r.passing)
         out = {"clauses": n, "encoded": enc, "tested": tested, "encoded_and_tested": both,
                "percent": round(100.0 * both / n, 1) if n else 100.0}
         if games:
             out["exercised"] = sum(1 for r in rs if r.exercised)
         return out
+    failed = {t["where"]: t["name"] for r in rows for t in r.failing}
     by_kind: dict[str, list] = defaultdict(list)
     for r in rows:
         by_kind[r.kind].append(r)
-    return {"all": tally(rows), "by_kind": {k: tally(v) for k, v in sorted(by_kind.items())}, "games": games}
+    return {"all": tally(rows), "by_kind": {k: tally(v) for k, v in sorted(by_kind.items())}, "games": games,
+            "failed_scenarios": len(failed)}

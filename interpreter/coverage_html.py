@@ -20,10 +20,11 @@ def page(doc: dict[str, Any]) -> str:
     t = doc["totals"]["all"]
     rows = []
     for c in doc["clauses"]:
-        ok = bool(c["encoded_by"]) and bool(c["tested_by"])
+        ok = bool(c["encoded_by"]) and c["tested"]
         mark = "ok" if ok else ("half" if c["encoded_by"] or c["tested_by"] else "no")
         enc = "<br>".join(f"{html.escape(e['what'])} {html.escape(e['name'])} ({_link(e['where'])})" for e in c["encoded_by"])
-        tst = "<br>".join(f"{html.escape(x['name'])} ({_link(x['where'])})" for x in c["tested_by"])
+        tst = "<br>".join(("" if x["ok"] else '<b class="fail">failing:</b> ') + f"{html.escape(x['name'])} ({_link(x['where'])})"
+                          for x in c["tested_by"])
         rd = "<br>".join(html.escape(r["reading"]) for r in c["readings"])
         ran = f"{c['exercised']}/{c['games']}" if c["games"] else ""
         rows.append(f'<tr class="{mark}"><td class="mark"></td><td><b>{html.escape(c["id"])}</b><br>'
@@ -38,10 +39,10 @@ def page(doc: dict[str, Any]) -> str:
 body {{ font-family: sans-serif; margin: 1.5em; }} table {{ border-collapse: collapse; width: 100%; }}
 td, th {{ border-bottom: 1px solid #ccc; padding: .3em .5em; vertical-align: top; font-size: 90%; }}
 td.mark {{ width: .6em; }} tr.ok td.mark {{ background: #2a2; }} tr.half td.mark {{ background: #e90; }}
-tr.no td.mark {{ background: #c22; }} h1 small {{ color: #666; font-weight: normal; }}
+tr.no td.mark {{ background: #c22; }} b.fail {{ color: #c22; }} h1 small {{ color: #666; font-weight: normal; }}
 </style></head><body>
 <h1>Coverage of {html.escape(doc['game'])} <small>{html.escape(' '.join(doc['variants']))}</small></h1>
-<p id="total">{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested ({t['percent']}%);
+<p id="total">{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested by passing scenarios ({t['percent']}%);
 random play: {plural(doc['games'], 'game')} of {plural(doc['players'], 'player')}.</p>
 <ul>{kinds}</ul>
 <table><thead><tr><th></th><th>clause</th><th>kind</th><th>summary</th><th>encoded by</th><th>tested by</th>

@@ -284,15 +284,26 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, indent=1, ensure_ascii=False))
     else:
-        for r in rows:
-            mark = "ok " if r.encoded_by and r.tested_by else "-- "
-            ex = f"  ran in {r.exercised}/{args.games}" if args.games else ""
-            print(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.tested_by):2}{ex}"
-                  + (f"  readings {len(r.readings)}" if r.readings else ""))
-        t = totals["all"]
-        print(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested ({t['percent']}%)"
-              + (f"; {t['exercised']} reached by {args.games} random games" if args.games else ""))
+        print(_coverage_text(rows, totals, args.games))
     return 1 if args.fail_under is not None and totals["all"]["percent"] < args.fail_under else 0
+
+
+def _coverage_text(rows: list, totals: dict, games: int) -> str:
+    """Returns the text report: one line a clause, the failing scenarios under their clause."""
+    lines = []
+    for r in rows:
+        mark = "ok " if r.encoded_by and r.passing else "-- "
+        ex = f"  ran in {r.exercised}/{games}" if games else ""
+        lines.append(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.passing):2}{ex}"
+                     + (f"  readings {len(r.readings)}" if r.readings else ""))
+        for t in r.failing:
+            lines.append(f"     failing scenario: {t['name']} ({t['where']})"
+                         + (f": {t['failures'][0]}" if t["failures"] else ""))
+    t = totals["all"]
+    lines.append(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested by passing scenarios "
+                 f"({t['percent']}%)" + (f"; {t['exercised']} reached by {games} random games" if games else "")
+                 + (f"; {plural(totals['failed_scenarios'], 'scenario')} failing" if totals["failed_scenarios"] else ""))
+    return "\n".join(lines)
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
