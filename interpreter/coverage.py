@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import DefinitionError
-from .engine import rng
 from .engine.game import CompiledGame
 from .load.citations import cited
 from .load.files import display_path, read_part
@@ -33,7 +32,8 @@ class ClauseReport:
     label: str = ""
     encoded_by: list[dict] = field(default_factory=list)    # {what, name, where}
     tested_by: list[dict] = field(default_factory=list)     # {name, where, ok, failures}
-    exercised: int = 0
+    exercised: int | None = 0       # None: not measured by random play (see `measured`)
+    measured: str = ""              # how: "" (the games asked for), "1 player, --variant v", "n/a: data"
     readings: list[dict] = field(default_factory=list)
 
     @property
@@ -50,7 +50,7 @@ class ClauseReport:
         return {"id": self.id, "kind": self.kind, "section": self.section, "label": self.label,
                 "summary": self.summary, "encoded_by": self.encoded_by, "tested_by": self.tested_by,
                 "tested": bool(self.passing),
-                "exercised": self.exercised, "games": games, "readings": self.readings}
+                "exercised": self.exercised, "measured": self.measured, "games": games, "readings": self.readings}
 
 
 def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:
@@ -72,45 +72,6 @@ def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:
     return out
 
 
-def programs_of(g: CompiledGame) -> dict[str, list[str]]:
-    """Returns {clause id: program keys} for the rules citing each clause that run as
-    programs (steps, procedures, abilities, card effects, triggers)."""
-    out: dict[str, list[str]] = defaultdict(list)
-    keys = set(g.programs)
-    for what, name, ids, _where in g.citations:
-        candidates = {"step": [f"step:{name}", f"part:{name}"], "procedure": [f"proc:{name}", f"proc:{name}:body"],
-                      "ability": [f"ability:{name}", f"ability:{name}:use", f"ability:{name}:ask"],
-                      "function": [f"fn:{name}"], "quantity": [f"fn:{name}"], "scoring": ["scoring"],
-                      "card": [f"effect:{name}"], "component": [f"effect:{name}"], "trigger": []}.get(what, [])
-        for key in candidates:
-            if key in keys or key.startswith(("part:", "fn:", "ability:")) or key == "scoring":
-                for cid in ids:
-                    out[cid].append(key)
-    return out
-
-
-def exercised(g: CompiledGame, players: int, games: int, seed: int) -> dict[str, int]:
-    """Plays `games` seeded random games with the VM noting the programs it enters (the
-    game must be built with trace=True, so every step runs as its own program); returns
-    {clause id: games in which a rule citing it ran}."""
-    from .agents import make_agents
-    from .records import play
-    by_clause = programs_of(g)
-    counts: dict[str, int] = defaultdict(int)
-    for i in range(games):
-        s = rng.derive(seed, i)
-        g.trace = set()
-        try:
-            play(g, players, s, make_agents(["random"], players, s), log=False)
-            ran = g.trace
-        finally:
-            g.trace = None
-        for cid, keys in by_clause.items():
-            if any(k in ran for k in keys):
-                counts[cid] += 1
-    return counts
-
-
 def report(g: CompiledGame, folder: Path, variants: list[str], players: int, games: int, seed: int
            ) -> tuple[list[ClauseReport], dict]:
     """Returns the report of every clause, and the totals (overall and per kind)."""
@@ -129,10 +90,10 @@ def report(g: CompiledGame, folder: Path, variants: list[str], players: int, gam
             if cid in rows:
                 rows[cid].tested_by.append({k: run[k] for k in ("name", "where", "ok", "failures")})
     if games > 0:
-        counts = exercised(g, players, games, seed)
-        for cid, n in counts.items():
+        from .coverage_play import measure
+        for cid, (n, how) in measure(g, folder, variants, players, games, seed).items():
             if cid in rows:
-                rows[cid].exercised = n
+                rows[cid].exercised, rows[cid].measured = n, how
     return list(rows.values()), totals(list(rows.values()), games)
 
 
@@ -146,6 +107,7 @@ def totals(rows: list[ClauseReport], games: int) -> dict[str, Any]:
                "percent": round(100.0 * both / n, 1) if n else 100.0}
         if games:
             out["exercised"] = sum(1 for r in rs if r.exercised)
+            out["measured"] = sum(1 for r in rs if r.exercised is not None)
         return out
     failed = {t["where"]: t["name"] for r in rows for t in r.failing}
     by_kind: dict[str, list] = defaultdict(list)

@@ -26,7 +26,8 @@ def page(doc: dict[str, Any]) -> str:
         tst = "<br>".join(("" if x["ok"] else '<b class="fail">failing:</b> ') + f"{html.escape(x['name'])} ({_link(x['where'])})"
                           for x in c["tested_by"])
         rd = "<br>".join(html.escape(r["reading"]) for r in c["readings"])
-        ran = f"{c['exercised']}/{c['games']}" if c["games"] else ""
+        ran = "" if not c["games"] else html.escape(c["measured"]) if c["exercised"] is None else \
+            f"{c['exercised']}/{c['games']}" + (f"<br><small>{html.escape(c['measured'])}</small>" if c["measured"] else "")
         rows.append(f'<tr class="{mark}"><td class="mark"></td><td><b>{html.escape(c["id"])}</b><br>'
                     f'<small>{html.escape(c["section"])} {html.escape(c["label"])}</small></td>'
                     f'<td>{html.escape(c["kind"])}</td><td>{html.escape(c["summary"])}</td>'

@@ -288,12 +288,19 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 1 if args.fail_under is not None and totals["all"]["percent"] < args.fail_under else 0
 
 
+def _ran(exercised: int | None, measured: str, games: int) -> str:
+    """Returns how often random play reached a clause, and in which games if not the ones asked for."""
+    if exercised is None:
+        return measured
+    return f"ran in {exercised}/{games}" + (f" ({measured})" if measured else "")
+
+
 def _coverage_text(rows: list, totals: dict, games: int) -> str:
     """Returns the text report: one line a clause, the failing scenarios under their clause."""
     lines = []
     for r in rows:
         mark = "ok " if r.encoded_by and r.passing else "-- "
-        ex = f"  ran in {r.exercised}/{games}" if games else ""
+        ex = f"  {_ran(r.exercised, r.measured, games)}" if games else ""
         lines.append(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.passing):2}{ex}"
                      + (f"  readings {len(r.readings)}" if r.readings else ""))
         for t in r.failing:
@@ -301,7 +308,8 @@ def _coverage_text(rows: list, totals: dict, games: int) -> str:
                          + (f": {t['failures'][0]}" if t["failures"] else ""))
     t = totals["all"]
     lines.append(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested by passing scenarios "
-                 f"({t['percent']}%)" + (f"; {t['exercised']} reached by {games} random games" if games else "")
+                 f"({t['percent']}%)" + (f"; {t['exercised']} of the {t['measured']} carried by programs reached by {games} random games"
+                    " where they apply" if games else "")
                  + (f"; {plural(totals['failed_scenarios'], 'scenario')} failing" if totals["failed_scenarios"] else ""))
     return "\n".join(lines)
 
