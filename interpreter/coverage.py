@@ -35,6 +35,8 @@ class ClauseReport:
     exercised: int | None = 0       # None: not measured by random play (see `measured`)
     measured: str = ""              # how: "" (the games asked for), "1 player, --variant v", "n/a: data"
     readings: list[dict] = field(default_factory=list)
+    rests_on: dict[str, list[str]] = field(default_factory=dict)   # {reconstructed|invented: encoders}
+    origin: str = "rulebook"        # or "invented: <variant>", a clause an example expansion adds
 
     @property
     def passing(self) -> list[dict]:
@@ -50,7 +52,8 @@ class ClauseReport:
         return {"id": self.id, "kind": self.kind, "section": self.section, "label": self.label,
                 "summary": self.summary, "encoded_by": self.encoded_by, "tested_by": self.tested_by,
                 "tested": bool(self.passing),
-                "exercised": self.exercised, "measured": self.measured, "games": games, "readings": self.readings}
+                "exercised": self.exercised, "measured": self.measured, "games": games, "readings": self.readings,
+                "rests_on": self.rests_on, "origin": self.origin}
 
 
 def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:
@@ -85,6 +88,7 @@ def report(g: CompiledGame, folder: Path, variants: list[str], players: int, gam
                 (rows[cid].readings if what == "reading" else rows[cid].encoded_by).append(
                     {"what": what, "name": name, "where": where} if what != "reading"
                     else {"id": name, "reading": g.readings[name]["reading"], "where": where})
+    _provenance(rows, folder, variants)
     for run in scenario_runs(folder, variants):
         for cid in run["clauses"]:
             if cid in rows:
@@ -95,6 +99,23 @@ def report(g: CompiledGame, folder: Path, variants: list[str], players: int, gam
             if cid in rows:
                 rows[cid].exercised, rows[cid].measured = n, how
     return list(rows.values()), totals(list(rows.values()), games)
+
+
+def _provenance(rows: dict[str, ClauseReport], folder: Path, variants: list[str]) -> None:
+    """Marks each clause with the reconstructed or invented content its encoders are, and
+    the clauses an invented overlay (an example expansion) adds as invented themselves."""
+    from .diff import load_spec
+    from .provenance import kind_of, of_entries, resting_on
+    spec = load_spec(folder, variants)
+    table = of_entries(spec)
+    invented = {loaded.file: vid for vid, (loaded, _path) in spec.variants.items()
+                if kind_of(loaded.data.get("variant", {})) == "invented"}
+    for cid, row in rows.items():
+        row.rests_on = resting_on(row.encoded_by, table)
+        if cid in spec.sections["clauses"]:
+            file = spec.sections["clauses"][cid][1].loaded.file
+            if file in invented:
+                row.origin = f"invented: {invented[file]}"
 
 
 def totals(rows: list[ClauseReport], games: int) -> dict[str, Any]:
@@ -113,5 +134,8 @@ def totals(rows: list[ClauseReport], games: int) -> dict[str, Any]:
     by_kind: dict[str, list] = defaultdict(list)
     for r in rows:
         by_kind[r.kind].append(r)
+    invented = [r for r in rows if r.origin != "rulebook"]
     return {"all": tally(rows), "by_kind": {k: tally(v) for k, v in sorted(by_kind.items())}, "games": games,
-            "failed_scenarios": len(failed)}
+            "failed_scenarios": len(failed),
+            "rulebook": tally([r for r in rows if r.origin == "rulebook"]), "invented": tally(invented),
+            "resting_on_reconstructed": sum(1 for r in rows if "reconstructed" in r.rests_on)}

@@ -98,7 +98,9 @@ DEFS: dict[str, Any] = {
               "maxItems": 500, "items": L("value"), "maxProperties": 200, "additionalProperties": L("value")},
     "rule": {"description": "the rulebook clause(s) this entry carries",
              "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "maxItems": 50}]},
-    "provenance": obj({"kind": {"enum": ["rulebook", "reconstructed", "external"]},
+    "provenance": obj({"kind": {"enum": ["rulebook", "reconstructed", "external", "invented"],
+                                "description": "rulebook: given by it; reconstructed: named by it, filled in by the encoding; "
+                                               "external: another stated source; invented: made up for Cairn (example expansions)"},
                        "section": {"type": "string"}, "source": {"type": "string"}, "note": {"type": "string"}},
                       ("kind",)),
     "props": table(L("value")),

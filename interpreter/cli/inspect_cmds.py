@@ -128,7 +128,14 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     out = {"game": g.id, "variants": list(g.variants), "components": g.manifest(),
            "abilities": ability_count(g.abilities),
            "objects_with_abilities": len({ab.key.rpartition("#")[0] for ab in g.abilities.by_key.values()})}
-    if args.by:
+    if args.by == "provenance":
+        # Not a property: where the definitions say each object comes from (provenance.py).
+        from ..diff import load_spec
+        from ..provenance import board_of, box_by_provenance, totals
+        spec = load_spec(game_folder(args.game), list(args.variant))
+        out["by"] = {"provenance": box_by_provenance(spec)}
+        out["provenance"] = {"box": totals(out["by"]["provenance"]), "board": board_of(spec)}
+    elif args.by:
         # A breakdown of each kind by one property, e.g. --by type: card -> {clan: 4, ...}.
         groups: dict[str, dict[str, int]] = {}
         for obj, kind, _start in g.components:
@@ -148,6 +155,10 @@ def cmd_manifest(args: argparse.Namespace) -> int:
         print(f"{kind:24} {n}")
         for value, m in sorted(out.get("by", {}).get(args.by, {}).get(kind, {}).items()):
             print(f"  {args.by}={value:18} {m}")
+    if "provenance" in out:
+        box, board = out["provenance"]["box"], out["provenance"]["board"]
+        print("box by provenance: " + ", ".join(f"{k} {n}" for k, n in sorted(box.items()))
+              + (f"; board: {board['provenance']} ({plural(board['spaces'], 'space')})" if board else ""))
     if out["abilities"]:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(out["abilities"].items()))
         print(f"abilities: {kinds}, on {plural(out['objects_with_abilities'], 'object definition')}")
@@ -297,12 +308,15 @@ def _ran(exercised: int | None, measured: str, games: int) -> str:
 
 def _coverage_text(rows: list, totals: dict, games: int) -> str:
     """Returns the text report: one line a clause, the failing scenarios under their clause."""
+    from ..provenance import summary
     lines = []
     for r in rows:
         mark = "ok " if r.encoded_by and r.passing else "-- "
         ex = f"  {_ran(r.exercised, r.measured, games)}" if games else ""
         lines.append(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.passing):2}{ex}"
-                     + (f"  readings {len(r.readings)}" if r.readings else ""))
+                     + (f"  readings {len(r.readings)}" if r.readings else "")
+                     + (f"  rests on {summary(r.rests_on)}" if r.rests_on else "")
+                     + (f"  [{r.origin}]" if r.origin != "rulebook" else ""))
         for t in r.failing:
             lines.append(f"     failing scenario: {t['name']} ({t['where']})"
                          + (f": {t['failures'][0]}" if t["failures"] else ""))
@@ -311,6 +325,11 @@ def _coverage_text(rows: list, totals: dict, games: int) -> str:
                  f"({t['percent']}%)" + (f"; {t['exercised']} of the {t['measured']} carried by programs reached by {games} random games"
                     " where they apply" if games else "")
                  + (f"; {plural(totals['failed_scenarios'], 'scenario')} failing" if totals["failed_scenarios"] else ""))
+    lines.append(f"{totals['resting_on_reconstructed']} clauses rest on reconstructed content")
+    if totals["invented"]["clauses"]:
+        i, b = totals["invented"], totals["rulebook"]
+        lines.append(f"rulebook: {b['encoded_and_tested']} of {b['clauses']} clauses encoded and tested; invented "
+                     f"(example expansion): {i['encoded_and_tested']} of {i['clauses']}")
     return "\n".join(lines)
 
 
