@@ -444,9 +444,12 @@ def scenario_schema() -> dict:
                       obj({"choose": {"type": ["string", "integer"]}, "by": {"type": "integer"},
                            "prompt": {"type": "string"}}, ("choose",))]}
     check = {"anyOf": [{"type": "string", "maxLength": 20000},
-                       obj({"illegal": {"type": "string"}, "options": {"type": "array"}, "prompt": {"type": "string"},
-                            "decides": {"type": "integer"}, "terminal": {"type": "boolean"},
+                       obj({"illegal": {"type": "string"}, "options": {"type": "array"},
+                            "options_set": {"type": "array", "description": "the options in any order"},
+                            "prompt": {"type": "string"}, "decides": {"type": "integer"}, "terminal": {"type": "boolean"},
+                            "part_ended": {"type": "boolean", "description": "the part or program started ran to its end"},
                             "winners": {"type": "array"}, "log": {"type": "string"},
+                            "no_log": {"type": "string", "description": "no log line contains this"},
                             "seat": {"type": "integer", "minimum": 0}, "sees": {"type": "string"},
                             "hides": {"type": "string"}})]}
     given = obj({"places": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
