@@ -51,9 +51,15 @@ def test_broken_hand_limit_fails_coverage_and_names_the_clause(capsys, broken_co
     assert "failing scenario: the played fire card is discarded and the hand kept to 3" in out
 
 
-def test_broken_hand_limit_in_json(capsys, broken_copy):
-    rc, out = run(capsys, "coverage", str(broken_copy), "--games", "0", "--json")
+def test_broken_hand_limit_in_json_and_html(capsys, broken_copy, tmp_path):
+    html = tmp_path / "cov.html"
+    rc, out = run(capsys, "coverage", str(broken_copy), "--games", "0", "--json", "--html", str(html))
     assert rc == 0          # no --fail-under: the report alone
+    page = html.read_text("utf-8")
+    row = page[page.index("<b>discard-hand-limit</b>"):]
+    row = row[:row.index("</tr>")]
+    assert '<b class="fail">failing:</b> the played fire card is discarded' in row
+    assert '<tr class="half"><td class="mark"></td><td><b>discard-hand-limit</b>' in page
     doc = json.loads(out)
     row = next(c for c in doc["clauses"] if c["id"] == "discard-hand-limit")
     assert row["tested"] is False

@@ -135,7 +135,7 @@ def _inspect_commands(sub) -> None:
     p.add_argument("--games", type=int, default=20, metavar="N", help="seeded random games to run (default 20; 0: none)")
     p.add_argument("--players", type=int, metavar="N", help="players in those games (default 3, or the nearest allowed)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed of those games (default 0)")
-    p.add_argument("--fail-under", type=float, metavar="P", help="exit 1 when fewer than P%% of the clauses are encoded and tested")
+    p.add_argument("--fail-under", type=float, metavar="P", help="exit 1 when fewer than P%% of the clauses are encoded and tested by scenarios that pass now")
     p.add_argument("--html", metavar="FILE", help="also write a one-page HTML report here")
     _json(p)
 
