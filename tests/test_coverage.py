@@ -116,8 +116,8 @@ def test_unmeasured_clauses_say_so_in_text_and_totals(capsys, footprints_played)
     assert rc == 0
     [line] = [l for l in out.splitlines() if " solo-timer " in l]
     assert line.endswith("ran in 1/1 (1 player)")
-    [line] = [l for l in out.splitlines() if " contents-egg " in l]
-    assert line.endswith("n/a: data")
+    [line] = [l for l in out.splitlines() if " contents-rage " in l]
+    assert line.endswith("  n/a: data")
 
 
 def test_applies_names_a_real_variant_and_player_count(capsys, tmp_path):
