@@ -44,3 +44,22 @@ def test_rules_html_in_a_headless_browser(tmp_path, capsys):
         page.screenshot(path=str(shot / "rules-big-foot.png"))
         browser.close()
     assert (shot / "rules-big-foot.png").stat().st_size > 10_000
+
+
+def test_rules_show_every_function_and_quantity_in_full_without_cuts():
+    from interpreter.diff import load_spec
+    for game in ("footprints", "stonefire", "fantastic-trails", "big-foot"):
+        folder = ROOT / "definitions" / game
+        text = markdown(document(folder))
+        assert "…" not in text, game                    # nothing cut short
+        assert "abilitie " not in text, game            # a variant adds an "ability", not an "abilitie"
+        spec = load_spec(folder, [])
+        for section in ("functions", "quantities"):
+            for name, (item, _src) in spec.sections[section].items():
+                assert f"### {name}({', '.join(item.get('params', []))})" in text, (game, name)
+                assert str(item["expr"]).rstrip() in text, (game, name)
+    # every long card text whole: the longest in Big Foot appears as written (whitespace joined)
+    from interpreter.rulesdoc import _flat
+    spec = load_spec(ROOT / "definitions" / "big-foot", [])
+    longest = max((item.get("text", "") for item, _s in spec.sections["cards"].values()), key=len)
+    assert len(longest) > 120 and _flat(longest) in markdown(document(ROOT / "definitions" / "big-foot"))
