@@ -63,3 +63,40 @@ def test_rules_show_every_function_and_quantity_in_full_without_cuts():
     spec = load_spec(ROOT / "definitions" / "big-foot", [])
     longest = max((item.get("text", "") for item, _s in spec.sections["cards"].values()), key=len)
     assert len(longest) > 120 and _flat(longest) in markdown(document(ROOT / "definitions" / "big-foot"))
+
+
+def test_rules_by_clause_in_rulebook_order(tmp_path, capsys):
+    import re
+    import yaml
+    out = tmp_path / "fp.md"
+    assert main(["rules", "footprints", "--by", "clause", "-o", str(out)]) == 0
+    text = out.read_text("utf-8")
+    index = yaml.safe_load((ROOT / "definitions" / "footprints" / "rules.yaml").read_text("utf-8"))["clauses"]
+    shown = re.findall(r"^### ([a-z0-9][a-z0-9_.-]*)", text, flags=re.M)
+    assert shown == [c["id"] for c in index]                      # every clause, in the index's order
+    assert "…" not in text
+    section = text[text.index("### discard-hand-limit"):]
+    section = section[:section.index("\n### ")]
+    # the step that carries it in full, the quantity and parameter it reads, its scenario
+    assert "while size(zone(\"fire-hand\", p)) > fire_hand_limit(p) {" in section
+    assert "quantity `fire_hand_limit`" in section and "parameter `fire_hand_limit`" in section
+    assert "tested by: the played fire card is discarded and the hand kept to 3" in section
+    from interpreter.diff import load_spec
+    spec = load_spec(ROOT / "definitions" / "footprints", [])
+    for section_name, what in (("functions", "function"), ("quantities", "quantity")):
+        for name, (item, _src) in spec.sections[section_name].items():
+            if item.get("rule"):
+                assert f"{what} `{name}`" in text, name
+
+
+def test_rules_by_clause_html_links_code_and_clauses(tmp_path):
+    import re
+    out = tmp_path / "fp.html"
+    assert main(["rules", "footprints", "--by", "clause", "--format", "html", "-o", str(out)]) == 0
+    page = out.read_text("utf-8")
+    anchors = set(re.findall(r'id="clause-([^"]+)"', page))
+    links = set(re.findall(r'href="#clause-([^"]+)"', page))
+    assert "discard-hand-limit" in anchors and links <= anchors       # every link lands on a clause
+    enc = page[page.index("<b>step discard-fire</b>"):]
+    enc = enc[:enc.index("</div>")]
+    assert 'href="#clause-discard-played-fire"' in enc and 'href="#clause-discard-hand-limit"' in enc

@@ -337,8 +337,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from ..rulesdoc import document, markdown, page
     folder = game_folder(args.game)
     load_game(folder, args.variant)           # it must compile first
-    blocks = document(folder, list(args.variant))
-    text = markdown(blocks) if args.format == "md" else page(blocks)
+    if getattr(args, "by", "kind") == "clause":
+        from .. import rulesdoc_clauses as by_clause
+        rows, title = by_clause.entries(folder, list(args.variant)), by_clause.spec_title(folder, list(args.variant))
+        if not rows:
+            raise UsageError(f"{args.game} has no clause index (rules.yaml): there is nothing to order by")
+        text = by_clause.markdown(rows, title) if args.format == "md" else by_clause.page(rows, title)
+    else:
+        blocks = document(folder, list(args.variant))
+        text = markdown(blocks) if args.format == "md" else page(blocks)
     if args.output:
         Path(args.output).write_text(text, "utf-8")
         print(f"written to {args.output}", file=sys.stderr)

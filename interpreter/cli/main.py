@@ -140,12 +140,16 @@ def _inspect_commands(sub) -> None:
     _json(p)
 
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
-             ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html"],
+             ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html",
+              "cairn rules my-game --by clause --format html -o by-clause.html"],
              _command("inspect_cmds", "cmd_rules", bounded=True))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     _variant(p)
     p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or one HTML page")
     p.add_argument("-o", "--output", metavar="FILE", help="write to this file instead of stdout")
+    p.add_argument("--by", choices=["kind", "clause"], default="kind",
+                   help="kind (default): box, structure, procedures, cards; clause: each clause in the rulebook's "
+                        "order with everything that encodes it and its scenarios")
 
     p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or some of its files), with their clause ids",
              ["cairn scenarios my-game", "cairn scenarios my-game setup.yaml -k hunt --junit out.xml",
