@@ -37,7 +37,7 @@ def _with_cite(text: str, rule: Any) -> str:
     return f"{text} [{c}]".strip() if c else text
 
 
-def _flat(text: Any) -> str:
+def flat(text: Any) -> str:
     """Returns the text on one line (for a table cell), whole: a checker reads every word."""
     return " ".join(str(text).split())
 
@@ -82,7 +82,7 @@ def _params(spec: Spec) -> list[Block]:
     for name, (entry, _src) in spec.sections["params"].items():
         value = entry["value"] if "value" in entry else "by players: " + ", ".join(
             f"{k}: {v}" for k, v in entry["by_players"].items())
-        rows.append([name, _flat(value), _cite(entry.get("rule")), _flat(entry.get("doc", ""))])
+        rows.append([name, flat(value), _cite(entry.get("rule")), flat(entry.get("doc", ""))])
     return [Block("heading", "Parameters"), Block("table", rows=[["parameter", "value", "clauses", "meaning"]] + rows)] \
         if rows else []
 
@@ -92,7 +92,7 @@ def _node_lines(n: Node, depth: int) -> list[str]:
     how = []
     for k in ("if", "while", "until", "times", "counter", "players", "from", "skip"):
         if k in d:
-            how.append(f"{k} {_flat(d[k])}")
+            how.append(f"{k} {flat(d[k])}")
     if d.get("simultaneous"):
         how.append("simultaneous")
     head = f"{'  ' * depth}- {n.kind} {n.id}" + (f" ({d['name']})" if "name" in d else "")
@@ -101,7 +101,7 @@ def _node_lines(n: Node, depth: int) -> list[str]:
         head += ": " + "; ".join(how)
     lines = [head]
     if "do" in d:
-        lines.append(f"{'  ' * (depth + 1)}- runs: {_flat(d['do'])}")
+        lines.append(f"{'  ' * (depth + 1)}- runs: {flat(d['do'])}")
     for c in n.children:
         lines.extend(_node_lines(c, depth + 1))
     return lines
@@ -148,7 +148,8 @@ def _functions(spec: Spec) -> list[Block]:
     return out
 
 
-def _ability(a: dict) -> str:
+def ability_text(a: dict) -> str:
+    """Returns one ability in words: when it acts, where, on what condition, what it does."""
     for k, label in (("on", "when"), ("activate", "activated"), ("modifies", "changes"), ("instead_of", "instead of")):
         if k in a:
             head = f"{label} {a[k]}"
@@ -159,12 +160,12 @@ def _ability(a: dict) -> str:
     if "window" in a:
         parts.append("in " + ", ".join(a["window"]))
     if "if" in a:
-        parts.append(f"if {_flat(a['if'])}")
+        parts.append(f"if {flat(a['if'])}")
     if "while_in" in a:
         parts.append("while in " + (a["while_in"] if isinstance(a["while_in"], str) else ", ".join(a["while_in"])))
     for k in ("cost", "add", "times", "set", "do"):
         if k in a:
-            parts.append(f"{k}: `{_flat(a[k])}`")
+            parts.append(f"{k}: `{flat(a[k])}`")
     text = f" — {a['text']}" if a.get("text") else ""
     return f"{a.get('name', '')}{text} ({'; '.join(parts)})" + (f" [{_cite(a.get('rule'))}]" if a.get("rule") else "")
 
@@ -179,10 +180,10 @@ def _objects(spec: Spec) -> list[Block]:
                 continue
             lines = []
             if item.get("effect"):
-                lines.append(f"effect: `{_flat(item['effect'])}`")
-            lines += [_ability(a) for a in abilities if a]
+                lines.append(f"effect: `{flat(item['effect'])}`")
+            lines += [ability_text(a) for a in abilities if a]
             rows.append([f"{item.get('name', key)} ({key})" + (f" x{item['count']}" if item.get("count", 1) > 1 else ""),
-                         _flat(item.get("text", "")), "<br>".join(lines), _prov(item) if section != "spaces" else ""])
+                         flat(item.get("text", "")), "<br>".join(lines), _prov(item) if section != "spaces" else ""])
         if rows:
             out += [Block("heading", title, 3), Block("table", rows=[["object", "printed text", "what it does", "provenance"]] + rows)]
     return out

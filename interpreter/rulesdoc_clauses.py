@@ -19,7 +19,7 @@ from .load.citations import cited, citing
 from .load.context import Compiling
 from .load.files import display_path, read_part
 from .load.spec import Spec, Src
-from .rulesdoc import _ability, _flat
+from .rulesdoc import ability_text, flat
 from .scenarios import scenario_files
 
 
@@ -56,19 +56,19 @@ def _entry(src: Src) -> Any:
 def _text(what: str, item: Any) -> str:
     """Returns an encoding entry in full: its code, formula, value or printed text."""
     if not isinstance(item, dict):
-        return _flat(item)
+        return flat(item)
     if what == "ability":
-        return _ability(item)
+        return ability_text(item)
     if what == "parameter":
-        return _flat(item["value"]) if "value" in item else "by players: " + ", ".join(
+        return flat(item["value"]) if "value" in item else "by players: " + ", ".join(
             f"{k}: {v}" for k, v in item.get("by_players", {}).items())
     parts = []
     for key in ("text", "if", "while", "until", "times", "expr", "do", "effect", "score", "win_if"):
         if key in item:
-            parts.append(str(item[key]).rstrip() if key in ("do", "effect", "expr") else f"{key}: {_flat(item[key])}")
+            parts.append(str(item[key]).rstrip() if key in ("do", "effect", "expr") else f"{key}: {flat(item[key])}")
     for i, t in enumerate(item.get("tiebreak", []) if what == "scoring" else []):
-        parts.append(f"tie-break {i + 1}: {_flat(t)}")
-    return "\n".join(parts) or _flat(item.get("doc", item.get("name", "")))
+        parts.append(f"tie-break {i + 1}: {flat(t)}")
+    return "\n".join(parts) or flat(item.get("doc", item.get("name", "")))
 
 
 def entries(folder: Path, variants: list[str] = ()) -> list[ClauseEntry]:
@@ -81,7 +81,7 @@ def entries(folder: Path, variants: list[str] = ()) -> list[ClauseEntry]:
         ids = [cid for cid in cited(value) if cid in rows]
         if what == "reading":
             for cid in ids:
-                rows[cid].readings.append(f"{name}: {_flat(spec.sections['readings'][name][0]['reading'])}")
+                rows[cid].readings.append(f"{name}: {flat(spec.sections['readings'][name][0]['reading'])}")
             continue
         if not ids or what == "removal":
             continue

@@ -59,10 +59,10 @@ def test_rules_show_every_function_and_quantity_in_full_without_cuts():
                 assert f"### {name}({', '.join(item.get('params', []))})" in text, (game, name)
                 assert str(item["expr"]).rstrip() in text, (game, name)
     # every long card text whole: the longest in Big Foot appears as written (whitespace joined)
-    from interpreter.rulesdoc import _flat
+    from interpreter.rulesdoc import flat
     spec = load_spec(ROOT / "definitions" / "big-foot", [])
     longest = max((item.get("text", "") for item, _s in spec.sections["cards"].values()), key=len)
-    assert len(longest) > 120 and _flat(longest) in markdown(document(ROOT / "definitions" / "big-foot"))
+    assert len(longest) > 120 and flat(longest) in markdown(document(ROOT / "definitions" / "big-foot"))
 
 
 def test_rules_by_clause_in_rulebook_order(tmp_path, capsys):
