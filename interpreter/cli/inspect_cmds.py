@@ -333,6 +333,35 @@ def _coverage_text(rows: list, totals: dict, games: int) -> str:
     return "\n".join(lines)
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    from ..mutate import by_clause, run
+    folder = game_folder(args.game)
+    g = load_game(folder, [])                  # it must compile first
+    if args.clause is not None and args.clause not in g.clauses:
+        from ..diagnostics import suggest
+        raise UsageError(f"--clause {args.clause}: no such clause in {g.id}'s rules.yaml" + suggest(args.clause, g.clauses))
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: give 1 or more")
+    verdicts = run(folder, args.clause, args.jobs)
+    if not verdicts:
+        raise UsageError(f"{args.game}: no number or flag parameter to mutate"
+                         + (f" cites clause {args.clause}" if args.clause else ""))
+    clauses = by_clause(verdicts)
+    killed = sum(1 for v in verdicts if v["verdict"] != "survived")
+    score = round(100.0 * killed / len(verdicts), 1)
+    if args.json:
+        print(json.dumps({"game": args.game, "mutants": len(verdicts), "killed": killed, "score": score,
+                          "verdicts": verdicts, "clauses": clauses}, indent=1, ensure_ascii=False))
+        return 0
+    for cid, row in clauses.items():
+        print(f"{'ok ' if not row['survived'] else '-- '}{cid:28} mutants {row['mutants']:2}  killed {row['killed']:2}"
+              + (f"  invalid {row['invalid']}" if row["invalid"] else "") + f"  survived {len(row['survived'])}")
+        for change in row["survived"]:
+            print(f"     survived: {change}")
+    print(f"{killed} of {len(verdicts)} parameter mutants killed or invalid ({score}%)")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     from ..rulesdoc import document, markdown, page
     folder = game_folder(args.game)

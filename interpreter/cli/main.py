@@ -139,6 +139,14 @@ def _inspect_commands(sub) -> None:
     p.add_argument("--html", metavar="FILE", help="also write a one-page HTML report here")
     _json(p)
 
+    p = _sub(sub, "mutate", "change each parameter (one more, one less, flipped) and see whether a scenario fails",
+             ["cairn mutate my-game", "cairn mutate my-game --clause my-clause --json"],
+             _command("inspect_cmds", "cmd_mutate"))
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder with scenarios")
+    p.add_argument("--clause", metavar="ID", help="only the parameters citing this clause")
+    p.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once, each in its own process (default 2)")
+    _json(p)
+
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
              ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html",
               "cairn rules my-game --by clause --format html -o by-clause.html"],
