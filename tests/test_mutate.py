@@ -3,6 +3,7 @@ scenarios citing its clauses run against it; a mutant no scenario notices is rep
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,13 +33,30 @@ def test_the_fire_hand_limit_mutants_are_killed(capsys):
     assert doc["score"] == 100.0
 
 
-def test_a_survivor_is_reported_with_its_change(capsys):
-    # the solo target: 80 wins, 79 loses; nothing tests a score of exactly 79, so 80 -> 79 survives
-    rc, out, _ = run(capsys, "mutate", "footprints", "--clause", "solo-win", "--jobs", "1")
+THRESHOLD = """- name: 'solo: 80 is the lowest winning score, 79 loses'
+  rule: [solo-win]
+  players: 1
+  start: 'log("the solo threshold")'
+  then: ['solo_outcome(80, 0) == "won: " + achievement(80)', 'solo_outcome(79, 0) == "lost: " + achievement(79)']
+"""
+
+
+def test_a_survivor_is_reported_with_its_change(capsys, tmp_path):
+    # without the threshold scenario nothing tests a solo score of exactly 79: 80 -> 79 survives
+    copy = tmp_path / "footprints"
+    shutil.copytree(FOOTPRINTS, copy)
+    end = copy / "scenarios" / "end.yaml"
+    text = end.read_text("utf-8")
+    assert text.count(THRESHOLD) == 1
+    end.write_text(text.replace(THRESHOLD, ""), "utf-8")
+    rc, out, _ = run(capsys, "mutate", str(copy), "--clause", "solo-win", "--jobs", "1")
     assert rc == 0
     assert "-- solo-win                     mutants  2  killed  1  survived 1" in out
     assert "     survived: game.yaml:81: solo_target 80 -> 79" in out
     assert out.rstrip().endswith("1 of 2 parameter mutants killed or invalid (50.0%)")
+    # with it, both mutants are killed
+    rc, out, _ = run(capsys, "mutate", "footprints", "--clause", "solo-win")
+    assert "ok solo-win                     mutants  2  killed  2  survived 0" in out
 
 
 def test_every_number_and_flag_parameter_is_mutated():
