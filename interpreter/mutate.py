@@ -135,7 +135,7 @@ def by_clause(verdicts: list[dict]) -> dict[str, dict]:
             row = out.setdefault(cid, {"mutants": 0, "killed": 0, "invalid": 0, "survived": []})
             row["mutants"] += 1
             if v["verdict"] == "survived":
-                row["survived"].append(v["change"])
+                row["survived"].append(v["change"] + ("" if v["scenarios"] else " (no scenario cites these clauses)"))
             else:
                 row[v["verdict"]] += 1
     return out

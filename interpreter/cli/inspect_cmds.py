@@ -340,8 +340,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     if args.clause is not None and args.clause not in g.clauses:
         from ..diagnostics import suggest
         raise UsageError(f"--clause {args.clause}: no such clause in {g.id}'s rules.yaml" + suggest(args.clause, g.clauses))
-    if args.jobs < 1:
-        raise UsageError(f"--jobs {args.jobs}: give 1 or more")
+    if not 1 <= args.jobs <= 64:
+        raise UsageError(f"--jobs {args.jobs}: give 1 to 64 processes")
     verdicts = run(folder, args.clause, args.jobs)
     if not verdicts:
         raise UsageError(f"{args.game}: no number or flag parameter to mutate"
