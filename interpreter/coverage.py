@@ -2,10 +2,12 @@
 reached by how many seeded random games.
 
 A clause is *encoded* when a step, procedure, ability, parameter, object or other entry
-cites it (`rule:`); *tested* when a scenario cites it; *exercised* in a game when a rule
-citing it ran there (traced: the programs, parts of the structure, functions, static
-abilities and scoring a game ran; parameters and objects without an effect are data). Readings (rules.yaml)
-are listed with the clauses they read.
+cites it (`rule:`); *tested* when a scenario that cites it passes now: coverage runs the
+scenarios, so a rule broken in a copy leaves its clause untested, however many scenarios
+still name it. A clause is *exercised* in a game when a rule citing it ran there (traced:
+the programs, parts of the structure, functions, static abilities and scoring a game ran);
+a clause carried only by data (parameters, objects, spaces without an effect) is not
+measured that way. Readings (rules.yaml) are listed with the clauses they read.
 """
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import DefinitionError
-from .engine import rng
 from .engine.game import CompiledGame
 from .load.citations import cited
 from .load.files import display_path, read_part
@@ -30,71 +31,48 @@ class ClauseReport:
     summary: str
     label: str = ""
     encoded_by: list[dict] = field(default_factory=list)    # {what, name, where}
-    tested_by: list[dict] = field(default_factory=list)     # {name, where}
-    exercised: int = 0
+    tested_by: list[dict] = field(default_factory=list)     # {name, where, ok, failures}
+    exercised: int | None = 0       # None: not measured by random play (see `measured`)
+    measured: str = ""              # how: "" (the games asked for), "1 player, --variant v", "n/a: data"
     readings: list[dict] = field(default_factory=list)
+    rests_on: dict[str, list[str]] = field(default_factory=dict)   # {reconstructed|invented: encoders}
+    origin: str = "rulebook"        # or "invented: <variant>", a clause an example expansion adds
+
+    @property
+    def passing(self) -> list[dict]:
+        """Returns the scenarios citing this clause that pass now: only they test it."""
+        return [t for t in self.tested_by if t["ok"]]
+
+    @property
+    def failing(self) -> list[dict]:
+        """Returns the scenarios citing this clause that fail now."""
+        return [t for t in self.tested_by if not t["ok"]]
 
     def as_json(self, games: int) -> dict:
         return {"id": self.id, "kind": self.kind, "section": self.section, "label": self.label,
                 "summary": self.summary, "encoded_by": self.encoded_by, "tested_by": self.tested_by,
-                "exercised": self.exercised, "games": games, "readings": self.readings}
+                "tested": bool(self.passing),
+                "exercised": self.exercised, "measured": self.measured, "games": games, "readings": self.readings,
+                "rests_on": self.rests_on, "origin": self.origin}
 
 
-def scenario_citations(folder: Path, variants: list[str]) -> list[tuple[list[str], str, str]]:
-    """Returns (clause ids, scenario name, file:line) for the scenarios of a game that run
-    with these variants (a scenario for another variant tests that variant's clauses)."""
-    out = []
+def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:
+    """Runs the scenarios of a game that run with these variants (a scenario for another
+    variant tests that variant's clauses) and returns one verdict each: {clauses, name,
+    where (file:line), ok, failures}. A file that does not load is a DefinitionError."""
+    from .scenarios import run_file
     chosen = set(variants)
+    out = []
     for path in scenario_files(folder):
-        loaded, _problems = read_part(path, display_path(path), "scenario")
+        loaded, problems = read_part(path, display_path(path), "scenario")
         if loaded is None:
-            continue
-        for i, sc in enumerate(loaded.data["scenarios"]):
-            needs = set(loaded.data.get("variants", [])) | set(sc.get("variants", []))
-            if needs - chosen:
-                continue
-            pos = loaded.pos(("scenarios", i))
-            out.append((cited(sc["rule"]), sc["name"], f"{loaded.file}:{pos.line}"))
+            raise DefinitionError(problems)
+        common = set(loaded.data.get("variants", []))
+        for outcome in run_file(path, select=lambda sc: not (common | set(sc.get("variants", []))) - chosen):
+            file, line, _col = outcome.where.rsplit(":", 2)
+            out.append({"clauses": cited(outcome.rule), "name": outcome.name, "where": f"{file}:{line}",
+                        "ok": outcome.ok, "failures": outcome.failures})
     return out
-
-
-def programs_of(g: CompiledGame) -> dict[str, list[str]]:
-    """Returns {clause id: program keys} for the rules citing each clause that run as
-    programs (steps, procedures, abilities, card effects, triggers)."""
-    out: dict[str, list[str]] = defaultdict(list)
-    keys = set(g.programs)
-    for what, name, ids, _where in g.citations:
-        candidates = {"step": [f"step:{name}", f"part:{name}"], "procedure": [f"proc:{name}", f"proc:{name}:body"],
-                      "ability": [f"ability:{name}", f"ability:{name}:use", f"ability:{name}:ask"],
-                      "function": [f"fn:{name}"], "quantity": [f"fn:{name}"], "scoring": ["scoring"],
-                      "card": [f"effect:{name}"], "component": [f"effect:{name}"], "trigger": []}.get(what, [])
-        for key in candidates:
-            if key in keys or key.startswith(("part:", "fn:", "ability:")) or key == "scoring":
-                for cid in ids:
-                    out[cid].append(key)
-    return out
-
-
-def exercised(g: CompiledGame, players: int, games: int, seed: int) -> dict[str, int]:
-    """Plays `games` seeded random games with the VM noting the programs it enters (the
-    game must be built with trace=True, so every step runs as its own program); returns
-    {clause id: games in which a rule citing it ran}."""
-    from .agents import make_agents
-    from .records import play
-    by_clause = programs_of(g)
-    counts: dict[str, int] = defaultdict(int)
-    for i in range(games):
-        s = rng.derive(seed, i)
-        g.trace = set()
-        try:
-            play(g, players, s, make_agents(["random"], players, s), log=False)
-            ran = g.trace
-        finally:
-            g.trace = None
-        for cid, keys in by_clause.items():
-            if any(k in ran for k in keys):
-                counts[cid] += 1
-    return counts
 
 
 def report(g: CompiledGame, folder: Path, variants: list[str], players: int, games: int, seed: int
@@ -110,30 +88,54 @@ def report(g: CompiledGame, folder: Path, variants: list[str], players: int, gam
                 (rows[cid].readings if what == "reading" else rows[cid].encoded_by).append(
                     {"what": what, "name": name, "where": where} if what != "reading"
                     else {"id": name, "reading": g.readings[name]["reading"], "where": where})
-    for ids, name, where in scenario_citations(folder, variants):
-        for cid in ids:
+    _provenance(rows, folder, variants)
+    for run in scenario_runs(folder, variants):
+        for cid in run["clauses"]:
             if cid in rows:
-                rows[cid].tested_by.append({"name": name, "where": where})
+                rows[cid].tested_by.append({k: run[k] for k in ("name", "where", "ok", "failures")})
     if games > 0:
-        counts = exercised(g, players, games, seed)
-        for cid, n in counts.items():
+        from .coverage_play import measure
+        for cid, (n, how) in measure(g, folder, variants, players, games, seed).items():
             if cid in rows:
-                rows[cid].exercised = n
+                rows[cid].exercised, rows[cid].measured = n, how
     return list(rows.values()), totals(list(rows.values()), games)
+
+
+def _provenance(rows: dict[str, ClauseReport], folder: Path, variants: list[str]) -> None:
+    """Marks each clause with the reconstructed or invented content its encoders are, and
+    the clauses an invented overlay (an example expansion) adds as invented themselves."""
+    from .diff import load_spec
+    from .provenance import kind_of, of_entries, resting_on
+    spec = load_spec(folder, variants)
+    table = of_entries(spec)
+    invented = {loaded.file: vid for vid, (loaded, _path) in spec.variants.items()
+                if kind_of(loaded.data.get("variant", {})) == "invented"}
+    for cid, row in rows.items():
+        row.rests_on = resting_on(row.encoded_by, table)
+        if cid in spec.sections["clauses"]:
+            file = spec.sections["clauses"][cid][1].loaded.file
+            if file in invented:
+                row.origin = f"invented: {invented[file]}"
 
 
 def totals(rows: list[ClauseReport], games: int) -> dict[str, Any]:
     def tally(rs: list[ClauseReport]) -> dict[str, Any]:
         n = len(rs)
         enc = sum(1 for r in rs if r.encoded_by)
-        tested = sum(1 for r in rs if r.tested_by)
-        both = sum(1 for r in rs if r.encoded_by and r.tested_by)
+        tested = sum(1 for r in rs if r.passing)
+        both = sum(1 for r in rs if r.encoded_by and r.passing)
         out = {"clauses": n, "encoded": enc, "tested": tested, "encoded_and_tested": both,
                "percent": round(100.0 * both / n, 1) if n else 100.0}
         if games:
             out["exercised"] = sum(1 for r in rs if r.exercised)
+            out["measured"] = sum(1 for r in rs if r.exercised is not None)
         return out
+    failed = {t["where"]: t["name"] for r in rows for t in r.failing}
     by_kind: dict[str, list] = defaultdict(list)
     for r in rows:
         by_kind[r.kind].append(r)
-    return {"all": tally(rows), "by_kind": {k: tally(v) for k, v in sorted(by_kind.items())}, "games": games}
+    invented = [r for r in rows if r.origin != "rulebook"]
+    return {"all": tally(rows), "by_kind": {k: tally(v) for k, v in sorted(by_kind.items())}, "games": games,
+            "failed_scenarios": len(failed),
+            "rulebook": tally([r for r in rows if r.origin == "rulebook"]), "invented": tally(invented),
+            "resting_on_reconstructed": sum(1 for r in rows if "reconstructed" in r.rests_on)}

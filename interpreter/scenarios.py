@@ -18,13 +18,14 @@ from .diagnostics import DefinitionError, Diagnostic
 from .engine.game import CompiledGame, GameState
 from .engine.invariants import conservation_problems
 from .engine.state import move_object, new_state
-from .engine.vm import run
+from .engine.vm import FLOW_ENDED, run
 from .lang.compiler import Compiler
 from .lang.fast import mark_written
 from .load.trees import kept_trees
 from .lang.runtime import Ctx
 from .load.build import load_game
 from .load.files import display_path, read_part, resolve_game
+from .scenario_checks import check_facts
 from .words import plural
 
 
@@ -106,6 +107,10 @@ def _static_problems(path: Path, games: dict | None) -> list[Diagnostic]:
             for j, obj in enumerate(objs):
                 if obj not in objects:
                     out.append(loaded.diag(at + ("given", "places", place, j), f"no object '{obj}'"))
+        for obj, first, second in placed_twice(given.get("places", {})):
+            j = [k for k, o in enumerate(given["places"][second]) if o == obj][-1 if first == second else 0]
+            out.append(loaded.diag(at + ("given", "places", second, j),
+                                   f"'{obj}' is placed at '{first}' and again at '{second}': an object is in one place"))
         for obj in given.get("attrs", {}):
             if obj not in objects and obj not in g.props:
                 out.append(loaded.diag(at + ("given", "attrs", obj), f"no object '{obj}'", at_key=True))
@@ -190,6 +195,11 @@ def setup_state(g: CompiledGame, sc: dict) -> GameState:
     if isinstance(start, dict) and "player" in start:
         d["frames"][0]["l"] = {"p": start["player"]}
     given = sc.get("given", {})
+    twice = placed_twice(given.get("places", {}))
+    if twice:
+        obj, first, second = twice[0]
+        raise ValueError(f"given.places: '{obj}' is placed at '{first}' and again at '{second}': "
+                         "an object is in one place")
     for place, objs in given.get("places", {}).items():
         if place not in d["places"]:
             raise ValueError(f"given.places: no place '{place}'")
@@ -216,7 +226,37 @@ def setup_state(g: CompiledGame, sc: dict) -> GameState:
         d["frames"].append({"p": _compile_program(g, given["run"], f"given:{sc['name']}"),
                             "pc": 0, "l": {}, "d": 0, "r": None})
     run(g, d)
+    _part_over(state, sc)
     return state
+
+
+def placed_twice(places: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """Returns (object, first place, second place) for every object `given.places` puts
+    in two places (or twice in one): moved in turn, the last would silently win and the
+    scenario would test another position than the one written."""
+    seen: dict[str, str] = {}
+    out = []
+    for place, objs in places.items():
+        for obj in objs:
+            if obj in seen:
+                out.append((obj, seen[obj], place))
+            else:
+                seen[obj] = place
+    return out
+
+
+def _part_over(state: GameState, sc: dict) -> bool:
+    """Returns whether the part (or program) a scenario started has run to its end. Its
+    end is not the game's: the VM finishes a game whose flow runs out, which is right for
+    the whole game, but a scenario that runs one part asks what that part does, so the
+    game goes on (`terminal: false`) unless the rules ended it (`end_game`)."""
+    d = state.d
+    if sc.get("start") is None or not d["terminal"] or (d["result"] or {}).get("reason") != FLOW_ENDED:
+        return False
+    d["terminal"], d["result"] = False, None
+    if d["log"] and d["log"][-1][0].startswith(f"game over ({FLOW_ENDED})"):
+        d["log"].pop()                  # the line finish() wrote: no game ended
+    return True
 
 
 def _choose(state: GameState, step: Any) -> str | None:
@@ -250,7 +290,11 @@ def run_one(g: CompiledGame, sc: dict, where: str) -> Outcome:
         if state.is_terminal():
             failures.append(f"game ended before step {step!r}: {state.d['result']}")
             break
+        if sc.get("start") is not None and not state.d["frames"]:
+            failures.append(f"the part started ran to its end before step {step!r}")
+            break
         problem = _choose(state, step)
+        _part_over(state, sc)
         if problem:
             failures.append(problem)
             break
@@ -265,7 +309,6 @@ def run_one(g: CompiledGame, sc: dict, where: str) -> Outcome:
 
 def _check(g: CompiledGame, state: GameState, check: Any) -> list[str]:
     d = state.d
-    dec = state.decision()
     if isinstance(check, str):
         comp = Compiler(g.env)
         fn = comp.expression(check)
@@ -276,34 +319,4 @@ def _check(g: CompiledGame, state: GameState, check: Any) -> list[str]:
         except Exception as err:  # a failing check is reported, not raised
             return [f"then {check!r}: {type(err).__name__}: {err}"]
         return [] if ok is True else [f"expected true: {check}  (got {ok!r})"]
-    out: list[str] = []
-    if "options" in check:
-        got = dec["labels"] if dec else None
-        if got != [str(x) for x in check["options"]]:
-            out.append(f"options: expected {check['options']}, got {got}")
-    if "illegal" in check:
-        if dec is not None and check["illegal"] in dec["labels"]:
-            out.append(f"{check['illegal']!r} should be illegal, but is an option of '{dec['prompt']}'")
-    if "prompt" in check:
-        if dec is None or check["prompt"] not in dec["prompt"]:
-            out.append(f"prompt: expected to contain {check['prompt']!r}, got {dec and dec['prompt']!r}")
-    if "decides" in check:
-        if dec is None or dec["player"] != check["decides"]:
-            out.append(f"decides: expected player {check['decides']}, got {dec and dec['player']}")
-    if "terminal" in check and d["terminal"] != check["terminal"]:
-        out.append(f"terminal: expected {check['terminal']}, got {d['terminal']}")
-    if "winners" in check:
-        got = d["result"]["winners"] if d["result"] else None
-        if got != check["winners"]:
-            out.append(f"winners: expected {check['winners']}, got {got}")
-    if "sees" in check or "hides" in check:
-        seat = check.get("seat")
-        views = (state.observation_string(seat), state.information_state_string(seat))
-        if "sees" in check and not any(check["sees"] in v for v in views):
-            out.append(f"seat {seat} should see {check['sees']!r}, but does not")
-        if "hides" in check and any(check["hides"] in v for v in views):
-            out.append(f"seat {seat} should not see {check['hides']!r}, but does")
-    if "log" in check:
-        if not any(check["log"] in line for line, _ in d["log"]):
-            out.append(f"log: no line contains {check['log']!r}")
-    return out
+    return check_facts(state, check)

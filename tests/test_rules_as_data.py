@@ -89,7 +89,7 @@ def test_activated_ability_is_offered_in_its_window_once_a_turn(relay):
 
 def test_activated_ability_needs_its_cost_payable(relay):
     scenario(relay, players=1, given={"places": {"bench/0": ["spark"]}, "players": [{"score": 0}]},
-             start='window("act", 0)', then=[{"terminal": True}, "0.score == 0"])
+             start='window("act", 0)', then=[{"part_ended": True, "terminal": False}, "0.score == 0"])
 
 
 def test_window_step_offers_abilities_in_play(relay):
@@ -211,7 +211,7 @@ def test_a_scenario_can_start_at_one_part_of_the_structure(relay):
              then=[{"decides": 1, "prompt": "Play a card"}, 'size(zone("hand", 1)) == 2', 'size(zone("hand", 0)) == 0'])
     scenario(relay, players=2, given={"places": {"bench/1": ["echo"]}}, start={"part": "turn", "player": 1},
              then=["1.score == 3"])
-    scenario(relay, players=2, start={"part": "vote"}, when=[1, 1], then=[{"terminal": True}, "1.score == 4"])
+    scenario(relay, players=2, start={"part": "vote"}, when=[1, 1], then=[{"part_ended": True, "terminal": False}, "1.score == 4"])
     out = run_one(relay, {"name": "t", "rule": "x", "start": {"part": "trun", "player": 0}}, "test")
     assert out.failures == ["given: start: no part 'trun' in the turn structure (did you mean 'turn'?)"]
 

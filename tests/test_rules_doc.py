@@ -58,3 +58,59 @@ def test_rules_of_an_expansion_kept_in_a_file(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "Lucky Charm (lucky-charm)" in out and "already defined" not in out + err
     assert "Deep Snow (deep-snow)" in out.split("## Variants and expansions")[1]
+
+
+def test_rules_show_every_function_and_quantity_in_full_without_cuts():
+    from interpreter.diff import load_spec
+    for game in ("footprints", "stonefire", "fantastic-trails", "big-foot"):
+        folder = ROOT / "definitions" / game
+        text = markdown(document(folder))
+        assert "…" not in text, game                    # nothing cut short
+        assert "abilitie " not in text, game            # a variant adds an "ability", not an "abilitie"
+        spec = load_spec(folder, [])
+        for section in ("functions", "quantities"):
+            for name, (item, _src) in spec.sections[section].items():
+                assert f"### {name}({', '.join(item.get('params', []))})" in text, (game, name)
+                assert str(item["expr"]).rstrip() in text, (game, name)
+    # every long card text whole: the longest in Big Foot appears as written (whitespace joined)
+    from interpreter.rulesdoc import flat
+    spec = load_spec(ROOT / "definitions" / "big-foot", [])
+    longest = max((item.get("text", "") for item, _s in spec.sections["cards"].values()), key=len)
+    assert len(longest) > 120 and flat(longest) in markdown(document(ROOT / "definitions" / "big-foot"))
+
+
+def test_rules_by_clause_in_rulebook_order(tmp_path, capsys):
+    import re
+    import yaml
+    out = tmp_path / "fp.md"
+    assert main(["rules", "footprints", "--by", "clause", "-o", str(out)]) == 0
+    text = out.read_text("utf-8")
+    index = yaml.safe_load((ROOT / "definitions" / "footprints" / "rules.yaml").read_text("utf-8"))["clauses"]
+    shown = re.findall(r"^### ([a-z0-9][a-z0-9_.-]*)", text, flags=re.M)
+    assert shown == [c["id"] for c in index]                      # every clause, in the index's order
+    assert "…" not in text
+    section = text[text.index("### discard-hand-limit"):]
+    section = section[:section.index("\n### ")]
+    # the step that carries it in full, the quantity and parameter it reads, its scenario
+    assert "while size(zone(\"fire-hand\", p)) > fire_hand_limit(p) {" in section
+    assert "quantity `fire_hand_limit`" in section and "parameter `fire_hand_limit`" in section
+    assert "tested by: the played fire card is discarded and the hand kept to 3" in section
+    from interpreter.diff import load_spec
+    spec = load_spec(ROOT / "definitions" / "footprints", [])
+    for section_name, what in (("functions", "function"), ("quantities", "quantity")):
+        for name, (item, _src) in spec.sections[section_name].items():
+            if item.get("rule"):
+                assert f"{what} `{name}`" in text, name
+
+
+def test_rules_by_clause_html_links_code_and_clauses(tmp_path):
+    import re
+    out = tmp_path / "fp.html"
+    assert main(["rules", "footprints", "--by", "clause", "--format", "html", "-o", str(out)]) == 0
+    page = out.read_text("utf-8")
+    anchors = set(re.findall(r'id="clause-([^"]+)"', page))
+    links = set(re.findall(r'href="#clause-([^"]+)"', page))
+    assert "discard-hand-limit" in anchors and links <= anchors       # every link lands on a clause
+    enc = page[page.index("<b>step discard-fire</b>"):]
+    enc = enc[:enc.index("</div>")]
+    assert 'href="#clause-discard-played-fire"' in enc and 'href="#clause-discard-hand-limit"' in enc

@@ -130,7 +130,14 @@ def cmd_manifest(args: argparse.Namespace) -> int:
     out = {"game": g.id, "variants": list(g.variants), "components": g.manifest(),
            "abilities": ability_count(g.abilities),
            "objects_with_abilities": len({ab.key.rpartition("#")[0] for ab in g.abilities.by_key.values()})}
-    if args.by:
+    if args.by == "provenance":
+        # Not a property: where the definitions say each object comes from (provenance.py).
+        from ..diff import load_spec
+        from ..provenance import board_of, box_by_provenance, totals
+        spec = load_spec(game_folder(args.game), list(args.variant))
+        out["by"] = {"provenance": box_by_provenance(spec)}
+        out["provenance"] = {"box": totals(out["by"]["provenance"]), "board": board_of(spec)}
+    elif args.by:
         # A breakdown of each kind by one property, e.g. --by type: card -> {clan: 4, ...}.
         groups: dict[str, dict[str, int]] = {}
         for obj, kind, _start in g.components:
@@ -150,6 +157,10 @@ def cmd_manifest(args: argparse.Namespace) -> int:
         print(f"{kind:24} {n}")
         for value, m in sorted(out.get("by", {}).get(args.by, {}).get(kind, {}).items()):
             print(f"  {args.by}={value:18} {m}")
+    if "provenance" in out:
+        box, board = out["provenance"]["box"], out["provenance"]["board"]
+        print("box by provenance: " + ", ".join(f"{k} {n}" for k, n in sorted(box.items()))
+              + (f"; board: {board['provenance']} ({plural(board['spaces'], 'space')})" if board else ""))
     if out["abilities"]:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(out["abilities"].items()))
         print(f"abilities: {kinds}, on {plural(out['objects_with_abilities'], 'object definition')}")
@@ -288,23 +299,86 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, indent=1, ensure_ascii=False))
     else:
-        for r in rows:
-            mark = "ok " if r.encoded_by and r.tested_by else "-- "
-            ex = f"  ran in {r.exercised}/{args.games}" if args.games else ""
-            print(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.tested_by):2}{ex}"
-                  + (f"  readings {len(r.readings)}" if r.readings else ""))
-        t = totals["all"]
-        print(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested ({t['percent']}%)"
-              + (f"; {t['exercised']} reached by {args.games} random games" if args.games else ""))
+        print(_coverage_text(rows, totals, args.games))
     return 1 if args.fail_under is not None and totals["all"]["percent"] < args.fail_under else 0
+
+
+def _ran(exercised: int | None, measured: str, games: int) -> str:
+    """Returns how often random play reached a clause, and in which games if not the ones asked for."""
+    if exercised is None:
+        return measured
+    return f"ran in {exercised}/{games}" + (f" ({measured})" if measured else "")
+
+
+def _coverage_text(rows: list, totals: dict, games: int) -> str:
+    """Returns the text report: one line a clause, the failing scenarios under their clause."""
+    from ..provenance import summary
+    lines = []
+    for r in rows:
+        mark = "ok " if r.encoded_by and r.passing else "-- "
+        ex = f"  {_ran(r.exercised, r.measured, games)}" if games else ""
+        lines.append(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.passing):2}{ex}"
+                     + (f"  readings {len(r.readings)}" if r.readings else "")
+                     + (f"  rests on {summary(r.rests_on)}" if r.rests_on else "")
+                     + (f"  [{r.origin}]" if r.origin != "rulebook" else ""))
+        for t in r.failing:
+            lines.append(f"     failing scenario: {t['name']} ({t['where']})"
+                         + (f": {t['failures'][0]}" if t["failures"] else ""))
+    t = totals["all"]
+    lines.append(f"{t['encoded_and_tested']} of {t['clauses']} clauses encoded and tested by passing scenarios "
+                 f"({t['percent']}%)" + (f"; {t['exercised']} of the {t['measured']} carried by programs reached by {games} random games"
+                    " where they apply" if games else "")
+                 + (f"; {plural(totals['failed_scenarios'], 'scenario')} failing" if totals["failed_scenarios"] else ""))
+    lines.append(f"{totals['resting_on_reconstructed']} clauses rest on reconstructed content")
+    if totals["invented"]["clauses"]:
+        i, b = totals["invented"], totals["rulebook"]
+        lines.append(f"rulebook: {b['encoded_and_tested']} of {b['clauses']} clauses encoded and tested; invented "
+                     f"(example expansion): {i['encoded_and_tested']} of {i['clauses']}")
+    return "\n".join(lines)
+
+
+def cmd_mutate(args: argparse.Namespace) -> int:
+    from ..mutate import by_clause, run
+    folder = game_folder(args.game)
+    g = load_game(folder, [])                  # it must compile first
+    if args.clause is not None and args.clause not in g.clauses:
+        from ..diagnostics import suggest
+        raise UsageError(f"--clause {args.clause}: no such clause in {g.id}'s rules.yaml" + suggest(args.clause, g.clauses))
+    if not 1 <= args.jobs <= 64:
+        raise UsageError(f"--jobs {args.jobs}: give 1 to 64 processes")
+    verdicts = run(folder, args.clause, args.jobs)
+    if not verdicts:
+        raise UsageError(f"{args.game}: no number or flag parameter to mutate"
+                         + (f" cites clause {args.clause}" if args.clause else ""))
+    clauses = by_clause(verdicts)
+    killed = sum(1 for v in verdicts if v["verdict"] != "survived")
+    score = round(100.0 * killed / len(verdicts), 1)
+    if args.json:
+        print(json.dumps({"game": args.game, "mutants": len(verdicts), "killed": killed, "score": score,
+                          "verdicts": verdicts, "clauses": clauses}, indent=1, ensure_ascii=False))
+        return 0
+    for cid, row in clauses.items():
+        print(f"{'ok ' if not row['survived'] else '-- '}{cid:28} mutants {row['mutants']:2}  killed {row['killed']:2}"
+              + (f"  invalid {row['invalid']}" if row["invalid"] else "") + f"  survived {len(row['survived'])}")
+        for change in row["survived"]:
+            print(f"     survived: {change}")
+    print(f"{killed} of {len(verdicts)} parameter mutants killed or invalid ({score}%)")
+    return 0
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from ..rulesdoc import document, markdown, page
     folder = game_folder(args.game)
     load_game(folder, args.variant)           # it must compile first
-    blocks = document(folder, list(args.variant))
-    text = markdown(blocks) if args.format == "md" else page(blocks)
+    if getattr(args, "by", "kind") == "clause":
+        from .. import rulesdoc_clauses as by_clause
+        rows, title = by_clause.entries(folder, list(args.variant)), by_clause.spec_title(folder, list(args.variant))
+        if not rows:
+            raise UsageError(f"{args.game} has no clause index (rules.yaml): there is nothing to order by")
+        text = by_clause.markdown(rows, title) if args.format == "md" else by_clause.page(rows, title)
+    else:
+        blocks = document(folder, list(args.variant))
+        text = markdown(blocks) if args.format == "md" else page(blocks)
     if args.output:
         Path(args.output).write_text(text, "utf-8")
         print(f"written to {args.output}", file=sys.stderr)

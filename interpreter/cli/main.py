@@ -152,17 +152,29 @@ def _inspect_commands(sub) -> None:
     p.add_argument("--games", type=int, default=20, metavar="N", help="seeded random games to run (default 20; 0: none)")
     p.add_argument("--players", type=int, metavar="N", help="players in those games (default 3, or the nearest allowed)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed of those games (default 0)")
-    p.add_argument("--fail-under", type=float, metavar="P", help="exit 1 when fewer than P%% of the clauses are encoded and tested")
+    p.add_argument("--fail-under", type=float, metavar="P", help="exit 1 when fewer than P%% of the clauses are encoded and tested by scenarios that pass now")
     p.add_argument("--html", metavar="FILE", help="also write a one-page HTML report here")
     _json(p)
 
+    p = _sub(sub, "mutate", "change each parameter (one more, one less, flipped) and see whether a scenario fails",
+             ["cairn mutate my-game", "cairn mutate my-game --clause my-clause --json"],
+             _command("inspect_cmds", "cmd_mutate"))
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder with scenarios")
+    p.add_argument("--clause", metavar="ID", help="only the parameters citing this clause")
+    p.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once, each in its own process (default 2)")
+    _json(p)
+
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
-             ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html"],
+             ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html",
+              "cairn rules my-game --by clause --format html -o by-clause.html"],
              _command("inspect_cmds", "cmd_rules", bounded=True))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     _variant(p)
     p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or one HTML page")
     p.add_argument("-o", "--output", metavar="FILE", help="write to this file instead of stdout")
+    p.add_argument("--by", choices=["kind", "clause"], default="kind",
+                   help="kind (default): box, structure, procedures, cards; clause: each clause in the rulebook's "
+                        "order with everything that encodes it and its scenarios")
 
     p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or some of its files), with their clause ids",
              ["cairn scenarios my-game", "cairn scenarios my-game setup.yaml -k hunt --junit out.xml",

@@ -17,6 +17,8 @@ from ..lang.values import MAX_ACTIONS, unsaveable
 from .abilities import fired, replacement
 from .scoring import abort, finish
 
+FLOW_ENDED = "the flow ended"      # the result's reason when the programs run out (no end_game)
+
 
 def _where(g: Any, frame: dict) -> str:
     prog = g.programs.get(frame["p"])
@@ -35,7 +37,7 @@ def run(g: Any, d: dict) -> None:
     frames = d["frames"]
     if not frames or d["pending"] is not None or d["terminal"]:
         if not frames and not d["terminal"]:
-            finish(g, d, "the flow ended")
+            finish(g, d, FLOW_ENDED)
         return
     fr = frames[-1]
     pc = fr["pc"]
@@ -96,7 +98,7 @@ def run(g: Any, d: dict) -> None:
                 value = ins[1](c) if ins[1] is not None else None
                 frames.pop()
                 if not frames:
-                    finish(g, d, "the flow ended")
+                    finish(g, d, FLOW_ENDED)
                     return
                 into = fr["r"]
                 fr = frames[-1]

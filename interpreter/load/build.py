@@ -145,6 +145,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     windows = {w for w in table.activated if w in inside}
     _check_windows(cx, table, inside)
     citations.check_citations(cx)
+    citations.check_applies(cx, base=not variants)
     structure.compile_main(cx, inside, listened, windows)
     if not cx.lean:             # a build only checked never plays: its programs need no runners
         runner.attach(cx.programs, set(table.replacements), listened, cx.comp)

@@ -5,6 +5,8 @@ When a game has a clause index (rules.yaml, and the clauses its overlays add), e
 ability and parameter cites at least one: that is what lets a rule checker see which
 clause is carried by which rule (`cairn coverage`). A game without rules.yaml is not
 checked. Scenarios' citations are checked by the scenario loader (scenarios.py).
+A clause's `applies` (the player counts and variants it is about) must name counts the
+game allows and variants it has: coverage plays those games to measure the clause.
 """
 from __future__ import annotations
 
@@ -63,3 +65,30 @@ def check_citations(cx: Compiling) -> None:
         for cid in ids:
             if cid not in clauses:
                 cx.diags.append(src.diag(f"{key}: no clause '{cid}' in rules.yaml" + suggest(cid, clauses), (key,)))
+
+
+def applies_of(clause: dict) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Returns (player counts, variants) a clause declares it is about (`applies:`);
+    empty when it is about every game."""
+    a = clause.get("applies") or {}
+    v = a.get("variant", ())
+    return tuple(a.get("players", ())), (v,) if isinstance(v, str) else tuple(v)
+
+
+def check_applies(cx: Compiling, base: bool) -> None:
+    """Adds a diagnostic for every `applies` naming a variant the game does not have, or (in
+    the base game: a variant may narrow the counts) a player count it does not allow; a
+    typo would silently measure nothing."""
+    players = cx.spec.meta.get("players", {})
+    lo = players.get("min", 1)
+    hi = players.get("max", lo)
+    for cid, (clause, src) in cx.spec.sections["clauses"].items():
+        counts, variants = applies_of(clause)
+        for n in counts if base else ():
+            if not lo <= n <= hi:
+                cx.diags.append(src.diag(f"applies: clause '{cid}' names {n} players; the game is for {lo} to {hi}",
+                                         ("applies", "players")))
+        for v in variants:
+            if cx.spec.variants and v not in cx.spec.variants:
+                cx.diags.append(src.diag(f"applies: no variant '{v}'" + suggest(v, cx.spec.variants),
+                                         ("applies", "variant")))
