@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from ..diagnostics import DefinitionError, Diagnostic
+from ..diagnostics import DefinitionError, Diagnostic, bounded
 from ..load.build import build, list_variants, load_game, no_cycle_collection
-from ..load.files import display_path, game_ids, read_part
+from ..load.files import FileRefused, display_path, game_ids, read_capped, read_part
 from .common import UsageError, check_players, game_folder, load, plural
 from ..words import span
 
@@ -72,10 +72,12 @@ def remembered_verdict(target: str, folder: Path, variants: Sequence[str]) -> tu
 
 
 def _file_digest(path: Path) -> str:
+    """Returns a digest of an overlay file, read as the loader reads it (capped, regular
+    files only): one that is refused is digested by why, and checking it says so."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "unreadable"
+        return hashlib.sha256(read_capped(path)).hexdigest()
+    except FileRefused as err:
+        return "refused: " + err.reason
 
 
 def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
@@ -111,9 +113,9 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
 def cmd_validate(args: argparse.Namespace) -> int:
     problems, checked = validate_targets(args.targets, args.variant)
     if args.json:
-        print(json.dumps([d.as_json() for d in problems], indent=2, ensure_ascii=False))
+        print(json.dumps([d.as_json() for d in bounded(problems)], indent=2, ensure_ascii=False))
     else:
-        for d in problems:
+        for d in bounded(problems):
             print(d)
         print(f"{'valid' if not problems else plural(len(problems), 'problem')}: checked " + "; ".join(checked),
               file=sys.stderr)

@@ -15,7 +15,7 @@ import sys
 from importlib import import_module
 from typing import Any, Callable, Sequence
 
-from ..diagnostics import DefinitionError
+from ..diagnostics import DefinitionError, bounded
 from .common import UsageError
 
 __all__ = ["cli", "main", "parser", "UsageError", "validate_targets"]
@@ -287,7 +287,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"cairn: {err}", file=sys.stderr)
         return 2
     except DefinitionError as err:
-        for d in err.diagnostics:
+        for d in bounded(err.diagnostics):
             print(d, file=sys.stderr)
         return 1
     except ValueError as err:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..diagnostics import Diagnostic, DefinitionError, suggest
+from ..diagnostics import Diagnostic, DefinitionError, blame_removals, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
@@ -25,7 +26,8 @@ from ..lang.registry import load_all
 from ..lang.runtime import WORK_BUDGET
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
-from .files import PART_FILES, display_path, read_part, resolve_game
+from .files import PART_FILES, display_path, given_once, read_part, resolve_game
+from .reader import read_capped
 from .overlay import apply_variant
 from .spec import Spec, read_spec
 
@@ -73,10 +75,11 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
             continue
         apply_variant(spec, vid, variants, diags)
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:
-        return None, diags
+        return None, blame_removals(diags, spec.removed)
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
+    game, diags = _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
+    return game, blame_removals(diags, spec.removed)
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
@@ -86,9 +89,9 @@ def content_hash(folder: Path, overlays: list[Path]) -> str:
     for name in sorted(PART_FILES):
         path = folder / name
         if path.is_file():
-            h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+            h.update(name.encode() + b"\0" + read_capped(path) + b"\0")
     for path in overlays:
-        h.update(b"overlay\0" + Path(path).read_bytes() + b"\0")
+        h.update(b"overlay\0" + read_capped(path) + b"\0")
     return h.hexdigest()
 
 
@@ -105,7 +108,7 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
             out.append(v)
             continue
         path = Path(v)
-        if not path.is_file():
+        if not os.path.lexists(path):      # anything else there is read, and refused with why
             diags.append(Diagnostic(v, 1, 1, "no such overlay file"))
             continue
         loaded, problems = read_part(path, display_path(path), "variant")
@@ -118,6 +121,8 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
             continue
         spec.variants[vid] = (loaded, path)
         out.append(vid)
+    out, twice = given_once(out, spec.variants)
+    diags.extend(twice)
     return out
 
 

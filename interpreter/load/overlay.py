@@ -69,11 +69,14 @@ def _remove(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]
                 if not _detach(spec, key):
                     diags.append(at.diag(f"remove: no step '{key}' in the structure"
                                          + suggest(key, [n.id for n in spec.nodes()])))
+                else:
+                    spec.note_removal(name, key, at)    # provenance only (for blame_removals)
             else:
                 table = spec.sections[name]
                 if key not in table:
                     diags.append(at.diag(f"remove: no {name[:-1]} '{key}'" + suggest(key, table)))
                     continue
+                spec.note_removal(name, key, at)    # provenance only (for blame_removals)
                 del table[key]
                 if name == "spaces":
                     spec.edges = [e for e in spec.edges if key not in e[0]]

@@ -108,7 +108,20 @@ class Spec:
     variants: dict[str, tuple[Loaded, Path]] = field(default_factory=dict)
     changed_by: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, key) -> overlay id
     removal_rules: list[tuple[Any, Src]] = field(default_factory=list)   # clauses overlays' removals carry
+    # what overlays took away, where: (the names it answered to, a Diagnostic at the
+    # removal saying what it was), so a problem it causes blames the overlay (build.py)
+    removed: list[tuple[tuple[str, ...], Diagnostic]] = field(default_factory=list)
     terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
+
+    def note_removal(self, section: str, key: str, src: Src) -> None:
+        """Records that an overlay removed `key` from `section` at `src` (before it goes):
+        the names a broken reference may give it are its id and, for a card or component,
+        its kind (the box counts by kind)."""
+        item = self.sections.get(section, {}).get(key, (None,))[0]
+        kind = item.get("kind", "card" if section == "cards" else None) if isinstance(item, dict) else None
+        names = (key,) + ((kind,) if section in ("cards", "components") and isinstance(kind, str) else ())
+        what = {"quantities": "quantity", "dice": "die"}.get(section, section.removesuffix("s"))
+        self.removed.append((names, src.diag(f"{what} '{key}'")))
 
     def nodes(self):
         """Yields every node of the turn structure, depth first."""
