@@ -25,13 +25,19 @@ _LONG = re.compile(r"(['\"])([^'\"\n]{%d,})\1|\S{%d,}" % (EXCERPT + 1, EXCERPT +
 _SUGGESTION = re.compile(r" \(did you mean '[^']*'\?\)")
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
 def excerpt(value: object, limit: int = EXCERPT) -> str:
-    """Returns a value as text of at most about `limit` characters: its start, "…" and
-    its whole length when it is longer."""
+    """Returns a value as one line of text of at most about `limit` characters: line breaks
+    and other control characters written as escapes, and when it is longer, its start, "…"
+    and its whole length."""
     text = value if isinstance(value, str) else repr(value)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
+    n = len(text)
+    text = text[:limit]
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], text)[:limit]
+    return text if n <= limit else f"{text}… ({n:,} characters)"
 
 
 def short_message(message: str) -> str:
@@ -42,6 +48,14 @@ def short_message(message: str) -> str:
     out = _LONG.sub(lambda m: m.group(1) + excerpt(m.group(2)) + m.group(1) if m.group(1)
                     else excerpt(m.group(0)), message)
     return excerpt(out, MAX_MESSAGE)
+
+
+def short_lines(text: str, limit: int = MAX_MESSAGE) -> str:
+    """Returns a message of several lines (a usage error, a record's problem) with each
+    line cut like a diagnostic's message, and at most 40 of them."""
+    lines = text.splitlines() or [""]
+    out = [short_message(line) if len(line) > limit else line for line in lines[:40]]
+    return "\n".join(out + ([f"… and {len(lines) - 40} more lines"] if len(lines) > 40 else []))
 
 
 @dataclass(frozen=True, order=True)

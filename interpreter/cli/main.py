@@ -15,7 +15,7 @@ import sys
 from importlib import import_module
 from typing import Any, Callable, Sequence
 
-from ..diagnostics import DefinitionError, bounded
+from ..diagnostics import DefinitionError, bounded, short_lines
 from .common import UsageError
 
 __all__ = ["cli", "main", "parser", "UsageError", "validate_targets"]
@@ -284,14 +284,14 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except UsageError as err:
-        print(f"cairn: {err}", file=sys.stderr)
+        print(f"cairn: {short_lines(str(err))}", file=sys.stderr)
         return 2
     except DefinitionError as err:
         for d in bounded(err.diagnostics):
             print(d, file=sys.stderr)
         return 1
     except ValueError as err:
-        print(f"cairn: {err}", file=sys.stderr)
+        print(f"cairn: {short_lines(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cairn: interrupted", file=sys.stderr)
@@ -302,7 +302,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (MemoryError, RecursionError, OSError) as err:
-        print(f"cairn: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"cairn: {type(err).__name__}: {short_lines(str(err))}", file=sys.stderr)
         return 1
 
 

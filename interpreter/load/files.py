@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..diagnostics import Diagnostic, DefinitionError, suggest
+from ..diagnostics import Diagnostic, DefinitionError, excerpt, suggest
 from .reader import MAX_FILE_BYTES, FileRefused, read_capped, read_text_capped  # the reader, for all
 from .yaml_safe import Loaded, load_yaml
 
@@ -91,12 +91,17 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"a number ({value})"
     if isinstance(value, str):
-        return f"a string ({value[:40]!r})"
+        return f"a string ('{excerpt(value, 40)}')"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
     return "null"
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: text in quotes, anything else as written; cut short."""
+    return f"'{excerpt(value)}'" if isinstance(value, str) else excerpt(value)
 
 
 @lru_cache(maxsize=None)
@@ -161,12 +166,19 @@ def _explain(loaded: Loaded, err: ValidationError) -> Iterator[Diagnostic]:
         return
     if v == "enum":
         opts = ", ".join(repr(x) for x in err.validator_value)
-        yield loaded.diag(path, f"{where}: {err.instance!r} is not one of {opts}"
-                          + (suggest(str(err.instance), [str(x) for x in err.validator_value])))
+        yield loaded.diag(path, f"{where}: {_shown(err.instance)} is not one of {opts}"
+                          + (suggest(str(err.instance), [str(x) for x in err.validator_value])
+                             if isinstance(err.instance, (str, int)) else ""))
         return
     if v == "pattern":
-        yield loaded.diag(path, f"{where}: {err.instance!r} is not a valid id or name "
+        yield loaded.diag(path, f"{where}: {_shown(err.instance)} is not a valid id or name "
                           f"(expected to match {err.validator_value})")
+        return
+    if v in ("maxLength", "maxItems", "maxProperties") and isinstance(err.instance, (str, list, dict)):
+        unit = {"maxLength": "characters", "maxItems": "items", "maxProperties": "keys"}[v]
+        shown = f" ('{excerpt(err.instance[:40])}…')" if isinstance(err.instance, str) else ""
+        yield loaded.diag(path, f"{where}: {len(err.instance):,} {unit}{shown} is over the limit of "
+                          f"{err.validator_value}")
         return
     if v == "propertyNames":
         yield loaded.diag(path, f"{where}: {err.message}")

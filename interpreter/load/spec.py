@@ -6,6 +6,7 @@ the overlays found in variants/. Overlays are applied to it by overlay.py.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,7 +205,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     for fname, kind in PART_FILES.items():
         path = folder / fname
-        if not path.is_file():
+        if not os.path.lexists(path):      # anything there is read (and refused if not a file)
             if kind == "game":
                 diags.append(Diagnostic(display_path(path), 1, 1, "missing game.yaml"))
             continue
@@ -260,7 +261,7 @@ def _read_terminal(spec: Spec, folder: Path, diags: list[Diagnostic]) -> None:
     """Reads terminal.yaml, the terminal's hints: looks only, so not part of the rules'
     content hash (a record stays valid when the hints change)."""
     path = folder / "terminal.yaml"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return
     loaded, problems = read_part(path, display_path(path), "terminal")
     diags.extend(problems)
