@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -206,9 +207,9 @@ def _scenario_paths(targets: Sequence[str]) -> list[Path]:
     for target in targets:
         if target.endswith((".yaml", ".yml")):
             path = Path(target)
-            if not path.is_file() and folder is not None:
+            if not os.path.lexists(path) and folder is not None:
                 path = folder / "scenarios" / target      # a file of the game named before it
-            if not path.is_file():
+            if not os.path.lexists(path):                 # anything else there is read, and refused with why
                 raise UsageError(f"no scenario file {target}")
             paths.append(path)
         else:
