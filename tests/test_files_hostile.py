@@ -167,6 +167,9 @@ CASES: dict[str, Case] = {
     "removing a zone the base needs": (
         _write("rmz.yaml", head("rmz") + "remove:\n  zones: [deck]\n"),
         expect("rmz.yaml", "deck]", f"removing zone 'deck' breaks {GAME}/"), 1),
+    "replacing a procedure with other parameters": (
+        _write("rp.yaml", head("rp") + "replace:\n  procedures:\n    stomp: {params: [a, b, c], do: 'log(\"x\")', rule: to-play-5}\n"),
+        expect("rp.yaml", "rp\n", f"variant 'rp' breaks the base game: {GAME}/"), 1),
     "a 0.9 MB id": (_write("hid.yaml", head(f"'{HUGE}'")), expect("hid.yaml", "'x", "variant/id: 900,000 characters"), 1),
     "a 0.9 MB parameter value": (
         _write("hset.yaml", head("hset") + f"set:\n  params:\n    die_faces: '{HUGE}'\n"),
@@ -277,15 +280,33 @@ def test_control_a_small_regular_file_is_read_whole(tmp_path):
 
 
 def test_control_without_provenance_the_base_is_blamed(monkeypatch, tmp_path):
-    """The removal's provenance is what puts the blame on the overlay: without it the same
-    overlay gives a dozen diagnostics, all in the base's files."""
+    """The removal's provenance is what puts the blame on the overlay's line; without it
+    the blame falls back to the overlay's id; without blaming at all the same overlay
+    gives a dozen diagnostics, all in the base's files."""
     rm = tmp_path / "rm.yaml"
     rm.write_text(head("rm") + "remove:\n  procedures: [stomp]\n", "utf-8")
-    _game, diags = build(ROOT / GAME, [str(rm)], lean=True)
-    assert [d.file for d in diags] == [str(rm)] and f"breaks {GAME}/" in diags[0].message, diags
+    [d] = build(ROOT / GAME, [str(rm)], lean=True)[1]
+    assert (d.file, d.line, d.column) == (str(rm), 6, 16) and d.message.startswith(f"removing procedure 'stomp' breaks {GAME}/")
     monkeypatch.setattr("interpreter.load.spec.Spec.note_removal", lambda *a: None)
-    _game, diags = build(ROOT / GAME, [str(rm)], lean=True)
+    [d] = build(ROOT / GAME, [str(rm)], lean=True)[1]
+    assert (d.file, d.line, d.column) == (str(rm), 2, 7) and d.message.startswith("variant 'rm' breaks the base game")
+    monkeypatch.setattr("interpreter.load.build._blamed", lambda folder, spec, variants, diags, lean: diags)
+    diags = build(ROOT / GAME, [str(rm)], lean=True)[1]
     assert len(diags) > 5 and all(d.file.startswith(GAME) for d in diags), diags
+
+
+def test_control_a_broken_base_is_not_blamed_on_the_overlay(tmp_path):
+    """A problem the base has without the overlay stays the base's, where it is."""
+    import shutil
+    game = tmp_path / "bf"
+    shutil.copytree(ROOT / GAME, game)
+    text = (game / "game.yaml").read_text("utf-8")
+    (game / "game.yaml").write_text(text.replace("expr: place_of(\"bigfoot\")", "expr: place_of(nobody)", 1), "utf-8")
+    good = tmp_path / "good.yaml"
+    good.write_text(head("good"), "utf-8")
+    alone = [str(d) for d in build(game, [], lean=True)[1]]
+    with_it = [str(d) for d in build(game, [str(good)], lean=True)[1]]
+    assert len(alone) == 1 and "unknown name 'nobody'" in alone[0] and with_it == alone
 
 
 def test_control_excerpts_and_bounds():

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..diagnostics import Diagnostic, DefinitionError, blame_removals, suggest
+from ..diagnostics import Diagnostic, DefinitionError, blame_overlays, blame_removals, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
@@ -75,11 +75,26 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
             continue
         apply_variant(spec, vid, variants, diags)
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:
-        return None, blame_removals(diags, spec.removed)
+        return None, _blamed(folder, spec, variants, diags, lean)
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
     game, diags = _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
-    return game, blame_removals(diags, spec.removed)
+    return game, _blamed(folder, spec, variants, diags, lean)
+
+
+def _blamed(folder: Path, spec: Spec, variants: list[str], diags: list[Diagnostic], lean: bool) -> list[Diagnostic]:
+    """Returns the problems of a build with overlays, each blamed on the file that caused
+    it: a problem in a base file that the base alone does not have is the overlays' doing,
+    put on the removal that caused it (blame_removals) or else on the overlay's id. The
+    base is built again only on this path (problems in base files), never for a clean build."""
+    applied = [(v, spec.variants[v][0]) for v in variants if v in spec.variants]
+    files = {loaded.file for _v, loaded in applied}
+    if not applied or all(d.file in files for d in diags):
+        return diags
+    base = set(_build(folder, [], False, lean)[1])
+    theirs = [d for d in diags if d in base and d.file not in files]
+    ours = blame_removals([d for d in diags if d not in base or d.file in files], spec.removed)
+    return theirs + blame_overlays(ours, [(v, loaded.diag(("variant", "id"), "")) for v, loaded in applied])
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
