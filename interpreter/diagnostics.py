@@ -133,24 +133,21 @@ def blame_removals(diagnostics: Sequence[Diagnostic],
     return kept
 
 
-def blame_overlays(diagnostics: Sequence[Diagnostic], overlays: Sequence[tuple[str, Diagnostic]]
-                   ) -> list[Diagnostic]:
+def blame_overlays(diagnostics: Sequence[Diagnostic], base_files: set[str],
+                   overlays: Sequence[tuple[str, Diagnostic]]) -> list[Diagnostic]:
     """Returns the diagnostics with those in the base game's files put on the overlays, as
     one diagnostic at the first overlay's id naming the first place and how many more.
     The caller passes only problems the base alone does not have, so a problem in a base
     file is the overlays' doing (a replaced procedure that takes other parameters, say).
     `overlays`: (id, a diagnostic at its `variant: id`) for each overlay applied."""
-    if not overlays:
-        return list(diagnostics)
-    files = {at.file for _vid, at in overlays}
-    caused = sorted({d for d in diagnostics if d.file not in files})
-    if not caused:
+    caused = sorted({d for d in diagnostics if d.file in base_files})
+    if not overlays or not caused:
         return list(diagnostics)
     ids = [vid for vid, _at in overlays]
     who = f"variant '{ids[0]}' breaks" if len(ids) == 1 else \
         "variants " + ", ".join(f"'{v}'" for v in ids[:-1]) + f" and '{ids[-1]}' together break"
     at, more = overlays[0][1], len(caused) - 1
-    return [d for d in diagnostics if d.file in files] + [Diagnostic(
+    return [d for d in diagnostics if d.file not in base_files] + [Diagnostic(
         at.file, at.line, at.column, f"{who} the base game: {min(caused)}"
         + (f" (and {more} more place{'s' if more != 1 else ''})" if more else ""))]
 

@@ -131,6 +131,12 @@ def _twice(d: Path) -> list[str]:
     return [str(d / "again.yaml"), str(d / "again.yaml")]
 
 
+def _copied(d: Path) -> list[str]:
+    (d / "one.yaml").write_text(head("same"), "utf-8")
+    (d / "two.yaml").write_text(head("same"), "utf-8")
+    return [str(d / "one.yaml"), str(d / "two.yaml")]
+
+
 def _by_file_and_id(d: Path) -> list[str]:
     return [f"{GAME}/variants/deep-snow.yaml", "deep-snow"]
 
@@ -159,6 +165,8 @@ CASES: dict[str, Case] = {
                       expect("bomb.yaml", "&a0", "anchors (&a0) are not allowed; write the value out "
                              "(80 more anchors or aliases follow)"), 1),
     "the same overlay file twice": (_twice, expect("again.yaml", "again\n", "variant 'again' is given 2 times"), 1),
+    "the same overlay copied to two files": (_copied, expect("two.yaml", "same\n",
+                                                            "variant id 'same' is already a variant of the game"), 1),
     "the same overlay by file and by id": (_by_file_and_id, expect(f"{GAME}/variants/deep-snow.yaml", "deep-snow\n",
                                                                    "variant 'deep-snow' is given 2 times"), 1),
     "removing a procedure the base needs": (

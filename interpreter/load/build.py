@@ -88,13 +88,13 @@ def _blamed(folder: Path, spec: Spec, variants: list[str], diags: list[Diagnosti
     put on the removal that caused it (blame_removals) or else on the overlay's id. The
     base is built again only on this path (problems in base files), never for a clean build."""
     applied = [(v, spec.variants[v][0]) for v in variants if v in spec.variants]
-    files = {loaded.file for _v, loaded in applied}
-    if not applied or all(d.file in files for d in diags):
+    base_files = {display_path(folder / name) for name in (*PART_FILES, "terminal.yaml")}
+    if not applied or not any(d.file in base_files for d in diags):
         return diags
     base = set(_build(folder, [], False, lean)[1])
-    theirs = [d for d in diags if d in base and d.file not in files]
-    ours = blame_removals([d for d in diags if d not in base or d.file in files], spec.removed)
-    return theirs + blame_overlays(ours, [(v, loaded.diag(("variant", "id"), "")) for v, loaded in applied])
+    theirs = [d for d in diags if d in base]
+    ours = blame_removals([d for d in diags if d not in base], spec.removed)
+    return theirs + blame_overlays(ours, base_files, [(v, loaded.diag(("variant", "id"), "")) for v, loaded in applied])
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
