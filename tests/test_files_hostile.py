@@ -53,13 +53,28 @@ class Run:
         return [line for line in self.out.splitlines() if DIAG.match(line)]
 
 
+# The command as `python3 -m interpreter` runs it, telling at its exit the most memory it
+# held (VmHWM: counted from its exec; ru_maxrss would count the forking test process too).
+PROBE = """import atexit, os, runpy, sys
+def peak():
+    try:
+        line = next(x for x in open("/proc/self/status") if x.startswith("VmHWM:"))
+        os.write(int(os.environ["PEAK_FD"]), line.split()[1].encode())
+    except (OSError, StopIteration):
+        pass
+atexit.register(peak)
+sys.argv = ["cairn", *sys.argv[1:]]
+runpy.run_module("interpreter", run_name="__main__")
+"""
+
+
 def cairn(*args: str, timeout: float = HANG) -> Run:
-    """Runs `python3 -m interpreter ARGS` from the checkout; returns its Run. Its own
-    resource use comes from wait4 (not the whole suite's children); past `timeout` it is
-    killed and the test fails as hung."""
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([sys.executable, "-m", "interpreter", *args], cwd=ROOT,
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+    """Runs `python3 -m interpreter ARGS` from the checkout; returns its Run (CPU from
+    wait4, for that process alone). Past `timeout` it is killed and the test fails as hung."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as peak:
+        proc = subprocess.Popen([sys.executable, "-c", PROBE, *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=subprocess.STDOUT, pass_fds=(peak.fileno(),),
+                                env={**os.environ, "PEAK_FD": str(peak.fileno())})
         deadline = time.monotonic() + timeout
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -74,7 +89,9 @@ def cairn(*args: str, timeout: float = HANG) -> Run:
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return Run(proc.returncode, text, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+        peak.seek(0)
+        kb = peak.read().decode() or str(usage.ru_maxrss)
+    return Run(proc.returncode, text, usage.ru_utime + usage.ru_stime, int(kb))
 
 
 def at(path: Path, needle: str, offset: int = 0) -> str:
@@ -340,12 +357,13 @@ def test_figures():
 
 
 if __name__ == "__main__":      # the table of the closing note
-    print(f"{'case':40} {'command':9} {'errors':>6} {'tracebacks':>10} {'CPU s':>6} {'peak MB':>7}")
+    print(f"{'case':44} {'command':9} {'exit':>4} {'errors':>6} {'tracebacks':>10} {'longest line':>12} {'CPU s':>6} "
+          f"{'peak MB':>7}")
     for name, (make, _expected, _most) in CASES.items():
         for command in ("validate", "play") if name in PLAYED else ("validate",):
             with tempfile.TemporaryDirectory() as d:
                 variants = make(Path(d))
                 extra = ["--seats", "random,random", "--seed", "1"] if command == "play" else []
                 r = cairn(command, GAME, *extra, *[a for v in variants for a in ("--variant", v)])
-                print(f"{name:40} {command:9} {len(r.problems):>6} {r.out.count('Traceback'):>10} "
-                      f"{r.cpu:>6.2f} {r.peak_kb / 1024:>7.0f}")
+                print(f"{name:44} {command:9} {r.rc:>4} {len(r.problems):>6} {r.out.count('Traceback'):>10} "
+                      f"{max(map(len, r.out.splitlines()), default=0):>12,} {r.cpu:>6.2f} {r.peak_kb / 1024:>7.0f}")
