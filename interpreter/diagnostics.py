@@ -23,9 +23,7 @@ PER_REPORT = 100        # diagnostics shown in a whole report
 # a quoted value (quotes kept) or a run without spaces longer than an excerpt
 _LONG = re.compile(r"(['\"])([^'\"\n]{%d,})\1|\S{%d,}" % (EXCERPT + 1, EXCERPT + 1))
 _SUGGESTION = re.compile(r" \(did you mean '[^']*'\?\)")
-
-
-_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")      # written as escapes (one line each)
 
 
 def excerpt(value: object, limit: int = EXCERPT) -> str:
@@ -33,11 +31,10 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     and other control characters written as escapes, and when it is longer, its start, "…"
     and its whole length."""
     text = value if isinstance(value, str) else repr(value)
-    n = len(text)
-    text = text[:limit]
-    if _CONTROL.search(text):
-        text = _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], text)[:limit]
-    return text if n <= limit else f"{text}… ({n:,} characters)"
+    head = text[:limit]
+    if _CONTROL.search(head):
+        head = _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], head)
+    return head if len(text) <= limit else f"{head}… ({len(text):,} characters)"
 
 
 def short_message(message: str) -> str:
