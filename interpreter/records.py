@@ -161,7 +161,9 @@ def shape_problem(record: Any) -> str | None:
     if not isinstance(record, dict) or "cairn_record" not in record:
         return "is not a Cairn game record"
     version = record["cairn_record"]
-    if version not in RECORD_FORMATS or type(version) is not int:
+    if type(version) is not int:
+        return f"field 'cairn_record' must be a whole number (the record's format), got {excerpt(version)}"
+    if version not in RECORD_FORMATS:
         return (f"is a record of format {excerpt(version)}; this Cairn reads record format "
                 + " and ".join(map(str, RECORD_FORMATS)))
     for key, (required, check, what) in RECORD_FIELDS.items():

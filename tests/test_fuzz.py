@@ -111,6 +111,8 @@ def test_random_log_lines_always_read_back():
     from interpreter.diagnostics import DefinitionError
     from interpreter.engine.game import deserialize
     from interpreter.load.build import load_game
+    from interpreter.engine.scoring import finish
+    from interpreter.engine.vm import FLOW_ENDED
     from interpreter.scenarios import setup_state
     to_words = ['log("x", to=', "[1]", "[0, 1]", "p", "0", "1", "5", "-1", "none", "true", '"a"', ")", "2", "{}",
                 "players()"]
@@ -126,6 +128,8 @@ def test_random_log_lines_always_read_back():
             state = setup_state(g, {"name": f"log{n}", "rule": "fuzz", "players": 2, "start": text})
         except (DefinitionError, ValueError):
             continue                     # refused when compiled (or by its scenario): a clear message
+        if not state.is_terminal() and state.decision() is None:
+            finish(g, state.d, FLOW_ENDED)   # the part ran out: end the game as a whole flow would
         saved = state.clone().serialize()
         assert deserialize(g, saved).serialize() == saved, text
         ran += 1

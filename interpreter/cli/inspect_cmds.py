@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
 
-from ..diagnostics import DefinitionError, Diagnostic
+from ..diagnostics import DefinitionError, Diagnostic, bounded
 from ..load.build import build, list_variants, load_game, no_cycle_collection
-from ..load.files import display_path, game_ids, read_part, resolve_game
+from ..load.files import FileRefused, game_ids, read_capped, resolve_game
 from .common import UsageError, check_players, game_folder, load, plural, warn_old_formats
 from ..words import span
 
@@ -72,10 +73,12 @@ def remembered_verdict(target: str, folder: Path, variants: Sequence[str]) -> tu
 
 
 def _file_digest(path: Path) -> str:
+    """Returns a digest of an overlay file, read as the loader reads it (capped, regular
+    files only): one that is refused is digested by why, and checking it says so."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "unreadable"
+        return hashlib.sha256(read_capped(path)).hexdigest()
+    except FileRefused as err:
+        return "refused: " + err.reason
 
 
 def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:
@@ -113,9 +116,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for target in args.targets:     # files of an older format load, with one warning each
         warn_old_formats(resolve_game(target), args.variant)
     if args.json:
-        print(json.dumps([d.as_json() for d in problems], indent=2, ensure_ascii=False))
+        print(json.dumps([d.as_json() for d in bounded(problems)], indent=2, ensure_ascii=False))
     else:
-        for d in problems:
+        for d in bounded(problems):
             print(d)
         print(f"{'valid' if not problems else plural(len(problems), 'problem')}: checked " + "; ".join(checked),
               file=sys.stderr)
@@ -219,9 +222,9 @@ def _scenario_paths(targets: Sequence[str]) -> list[Path]:
     for target in targets:
         if target.endswith((".yaml", ".yml")):
             path = Path(target)
-            if not path.is_file() and folder is not None:
+            if not os.path.lexists(path) and folder is not None:
                 path = folder / "scenarios" / target      # a file of the game named before it
-            if not path.is_file():
+            if not os.path.lexists(path):                 # anything else there is read, and refused with why
                 raise UsageError(f"no scenario file {target}")
             paths.append(path)
         else:

@@ -15,7 +15,7 @@ import sys
 from importlib import import_module
 from typing import Any, Callable, Sequence
 
-from ..diagnostics import DefinitionError
+from ..diagnostics import DefinitionError, bounded, short_lines
 from .common import UsageError
 
 __all__ = ["cli", "main", "parser", "UsageError", "validate_targets"]
@@ -71,20 +71,8 @@ def _sub(sub, name: str, summary: str, examples: list[str], func) -> argparse.Ar
     return p
 
 
-class _Once(argparse.Action):
-    """Appends a variant, refusing one given twice: applying a variant twice is no game
-    (its rules would clash with themselves), so it is a usage error, said once."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, value: Any,
-                 option: str | None = None) -> None:
-        kept = list(getattr(namespace, self.dest, None) or [])
-        if value in kept:
-            parser.error(f"variant '{value}' given twice ({option})")
-        setattr(namespace, self.dest, kept + [value])
-
-
 def _variant(p: argparse.ArgumentParser, side: str = "") -> None:
-    p.add_argument("--variant", action=_Once, default=[], metavar="V",
+    p.add_argument("--variant", action="append", default=[], metavar="V",
                    help=f"apply a variant or expansion{side}: its id, or an overlay file (repeatable), "
                         "e.g. --variant my-variant")
 
@@ -140,7 +128,7 @@ def _inspect_commands(sub) -> None:
     p.add_argument("game", metavar="GAME_OR_PATH", help="the game to compare from")
     p.add_argument("other", nargs="?", metavar="OTHER", help="a second game or folder to compare with")
     _variant(p, " to the right side")
-    p.add_argument("--base-variant", action=_Once, default=[], metavar="V",
+    p.add_argument("--base-variant", action="append", default=[], metavar="V",
                    help="apply a variant to the left side too, e.g. --base-variant my-variant")
     _json(p)
 
@@ -251,7 +239,7 @@ def _play_commands(sub) -> None:
     p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0)")
     _variant(p)
-    p.add_argument("--compare", action=_Once, default=[], metavar="V",
+    p.add_argument("--compare", action="append", default=[], metavar="V",
                    help="also play with this variant or expansion added and report what it shifts (repeatable)")
     p.add_argument("--seats", metavar="LIST",
                    help="a bot per seat, comma separated, or one bot for every seat, rotated game by game (default random), "
@@ -331,14 +319,14 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except UsageError as err:
-        print(f"cairn: {err}", file=sys.stderr)
+        print(f"cairn: {short_lines(str(err))}", file=sys.stderr)
         return 2
     except DefinitionError as err:
-        for d in err.diagnostics:
+        for d in bounded(err.diagnostics):
             print(d, file=sys.stderr)
         return 1
     except ValueError as err:
-        print(f"cairn: {err}", file=sys.stderr)
+        print(f"cairn: {short_lines(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cairn: interrupted", file=sys.stderr)
@@ -349,7 +337,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (MemoryError, RecursionError, OSError) as err:
-        print(f"cairn: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"cairn: {type(err).__name__}: {short_lines(str(err))}", file=sys.stderr)
         return 1
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..diagnostics import Diagnostic, DefinitionError, suggest
+from ..diagnostics import Diagnostic, DefinitionError, blame_overlays, blame_removals, suggest
 from ..engine.abilities import quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
@@ -25,7 +26,8 @@ from ..lang.runtime import WORK_BUDGET
 from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
-from .files import PART_FILES, display_path, read_part, resolve_game
+from .files import PART_FILES, display_path, given_once, read_part, resolve_game
+from .reader import read_capped
 from .overlay import apply_variants
 from .spec import Spec, read_spec
 from .trees import kept_trees
@@ -73,10 +75,26 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
     variants = apply_variants(spec, variants, diags)
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:
-        return None, diags
+        return None, _blamed(folder, spec, variants, diags, lean)
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
+    game, diags = _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
+    return game, _blamed(folder, spec, variants, diags, lean)
+
+
+def _blamed(folder: Path, spec: Spec, variants: list[str], diags: list[Diagnostic], lean: bool) -> list[Diagnostic]:
+    """Returns the problems of a build with overlays, each blamed on the file that caused
+    it: a problem in a base file that the base alone does not have is the overlays' doing,
+    put on the removal that caused it (blame_removals) or else on the overlay's id. The
+    base is built again only on this path (problems in base files), never for a clean build."""
+    applied = [(v, spec.variants[v][0]) for v in variants if v in spec.variants]
+    base_files = {display_path(folder / name) for name in (*PART_FILES, "terminal.yaml")}
+    if not applied or not any(d.file in base_files for d in diags):
+        return diags
+    base = set(_build(folder, [], False, lean)[1])
+    theirs = [d for d in diags if d in base]
+    ours = blame_removals([d for d in diags if d not in base], spec.removed)
+    return theirs + blame_overlays(ours, base_files, [(v, loaded.diag(("variant", "id"), "")) for v, loaded in applied])
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
@@ -86,9 +104,9 @@ def content_hash(folder: Path, overlays: list[Path]) -> str:
     for name in sorted(PART_FILES):
         path = folder / name
         if path.is_file():
-            h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+            h.update(name.encode() + b"\0" + read_capped(path) + b"\0")
     for path in overlays:
-        h.update(b"overlay\0" + Path(path).read_bytes() + b"\0")
+        h.update(b"overlay\0" + read_capped(path) + b"\0")
     return h.hexdigest()
 
 
@@ -105,7 +123,7 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
             out.append(v)
             continue
         path = Path(v)
-        if not path.is_file():
+        if not os.path.lexists(path):      # anything else there is read, and refused with why
             diags.append(Diagnostic(v, 1, 1, "no such overlay file"))
             continue
         loaded, problems = read_part(path, display_path(path), "variant")
@@ -118,6 +136,8 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
             continue
         spec.variants[vid] = (loaded, path)
         out.append(vid)
+    out, twice = given_once(out, spec.variants)
+    diags.extend(twice)
     return out
 
 

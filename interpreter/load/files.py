@@ -7,14 +7,16 @@ a Diagnostic at the file:line:col where it was written.
 from __future__ import annotations
 
 import codecs
+from collections import Counter
 import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..diagnostics import Diagnostic, DefinitionError, suggest
+from ..diagnostics import Diagnostic, DefinitionError, excerpt, suggest
 from . import formats
+from .reader import MAX_FILE_BYTES, FileRefused, read_capped, read_text_capped  # the reader, for all
 from .root import data_root, definitions_root
 from .yaml_safe import Loaded, load_yaml
 
@@ -47,7 +49,7 @@ def resolve_game(spec: str | Path) -> Path | None:
 
 
 def _schema(kind: str) -> dict:
-    return json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text("utf-8"))
+    return json.loads(read_text_capped(data_root() / "schemas" / f"{kind}.schema.json"))
 
 
 @lru_cache(maxsize=1)
@@ -75,12 +77,17 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"a number ({value})"
     if isinstance(value, str):
-        return f"a string ({value[:40]!r})"
+        return f"a string ('{excerpt(value, 40)}')"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
     return "null"
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: text in quotes, anything else as written; cut short."""
+    return f"'{excerpt(value)}'" if isinstance(value, str) else excerpt(value)
 
 
 @lru_cache(maxsize=None)
@@ -95,7 +102,7 @@ def fast_check(kind: str) -> Callable[[Any], Any] | None:
     except ImportError:  # pragma: no cover
         return None
     from . import cache
-    text = (data_root() / "schemas" / f"{kind}.schema.json").read_text("utf-8")
+    text = read_text_capped(data_root() / "schemas" / f"{kind}.schema.json")
 
     def source() -> str:
         from .schema_share import shared
@@ -145,12 +152,19 @@ def _explain(loaded: Loaded, err: ValidationError) -> Iterator[Diagnostic]:
         return
     if v == "enum":
         opts = ", ".join(repr(x) for x in err.validator_value)
-        yield loaded.diag(path, f"{where}: {err.instance!r} is not one of {opts}"
-                          + (suggest(str(err.instance), [str(x) for x in err.validator_value])))
+        yield loaded.diag(path, f"{where}: {_shown(err.instance)} is not one of {opts}"
+                          + (suggest(str(err.instance), [str(x) for x in err.validator_value])
+                             if isinstance(err.instance, (str, int)) else ""))
         return
     if v == "pattern":
-        yield loaded.diag(path, f"{where}: {err.instance!r} is not a valid id or name "
+        yield loaded.diag(path, f"{where}: {_shown(err.instance)} is not a valid id or name "
                           f"(expected to match {err.validator_value})")
+        return
+    if v in ("maxLength", "maxItems", "maxProperties") and isinstance(err.instance, (str, list, dict)):
+        unit = {"maxLength": "characters", "maxItems": "items", "maxProperties": "keys"}[v]
+        shown = f" ('{excerpt(err.instance[:40])}…')" if isinstance(err.instance, str) else ""
+        yield loaded.diag(path, f"{where}: {len(err.instance):,} {unit}{shown} is over the limit of "
+                          f"{err.validator_value}")
         return
     if v == "propertyNames":
         yield loaded.diag(path, f"{where}: {err.message}")
@@ -194,25 +208,22 @@ def read_part(path: Path, display: str, kind: str, *, partial: bool = False
     return out
 
 
-_CACHED_BYTES = 1_000_000      # larger files are read as ever (and refused by the loader)
-
-
 def cached_yaml(path: Path, display: str) -> tuple[Loaded, str | None]:
     """Returns load_yaml's result for a file, kept in Cairn's cache under a digest of the
     file's bytes and the loader's own source (reading YAML with positions is the costliest
     step of loading a game), and that digest. The entry is the same whatever the file is
     called (the name it is shown by is set on what is read back), so a wheel's seed cache
     (seed.py) serves its games wherever they are installed. A file the loader refuses (not
-    UTF-8, too large, unreadable, broken YAML) is read the usual way and never kept; its
-    digest is None."""
+    UTF-8, too large, not a regular file, unreadable, broken YAML) is read the usual way
+    and never kept; its digest is None. Either way the file is read once, through the
+    capped reader (reader.py)."""
     from . import cache
     try:
-        with open(path, "rb") as f:
-            raw = f.read(_CACHED_BYTES + 1)
-        if len(raw) > _CACHED_BYTES or raw.startswith(codecs.BOM_UTF8):
+        raw = read_capped(path, MAX_FILE_BYTES)
+        if raw.startswith(codecs.BOM_UTF8):
             raise ValueError("read the usual way")
         text = raw.decode("utf-8")
-    except (OSError, ValueError):       # UnicodeDecodeError is a ValueError
+    except ValueError:          # refused, or not UTF-8: load_yaml says why, at its place
         return load_yaml(path, display=display), None
     import yaml
     key = cache.digest(hashlib.sha256(raw).hexdigest(), yaml.__version__,
@@ -243,7 +254,7 @@ def _schema_digest(kind: str) -> str:
     h = hashlib.sha256()
     for name in (kind, "defs"):
         path = data_root() / "schemas" / f"{name}.schema.json"
-        h.update(path.read_bytes() if path.is_file() else b"-")
+        h.update(read_capped(path) if path.is_file() else b"-")
     return h.hexdigest()
 
 
@@ -331,6 +342,16 @@ def _merge_overlay_groups(data: dict) -> None:
             items = data.get(part, {}).get(kind) if isinstance(data.get(part), dict) else None
             if isinstance(items, list):
                 _merge_groups({"groups": [x for x in items if isinstance(x, dict) and "entries" in x]})
+
+
+def given_once(variants: list[str], known: dict[str, tuple[Loaded, Path]]) -> tuple[list[str], list[Diagnostic]]:
+    """Returns the variants (ids) each kept once, and one diagnostic per variant given more
+    than once (by id, by file or both), at its id in its file: one overlay applied twice is
+    one mistake, not the dozen clashes of it with itself that applying it again would give."""
+    counts = Counter(variants)
+    problems = [known[v][0].diag(("variant", "id"), f"variant '{v}' is given {n} times; give it once")
+                for v, n in counts.items() if n > 1 and v in known]
+    return list(counts), problems
 
 
 def display_path(path: Path) -> str:

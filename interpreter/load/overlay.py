@@ -154,11 +154,14 @@ def _remove(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]
                 if not _detach(spec, key):
                     diags.append(at.diag(f"remove: no step '{key}' in the structure"
                                          + suggest(key, [n.id for n in spec.nodes()])))
+                else:
+                    spec.note_removal(name, key, at)    # provenance only (for blame_removals)
             else:
                 table = spec.sections[name]
                 if key not in table:
                     diags.append(at.diag(f"remove: no {name[:-1]} '{key}'" + suggest(key, table)))
                     continue
+                spec.note_removal(name, key, at)    # provenance only (for blame_removals)
                 if name in ("cards", "components"):
                     _box_removed(spec, vid, name, table[key][0], at, diags)
                 del table[key]

@@ -6,6 +6,7 @@ the overlays found in variants/. Overlays are applied to it by overlay.py.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,20 @@ class Spec:
     box_parts: dict[str, list[tuple[int, Src]]] = field(default_factory=dict)   # kind -> base count, deltas
     contested: set[tuple[str, str]] = field(default_factory=set)   # what two overlays fight over (reported)
     removal_rules: list[tuple[Any, Src]] = field(default_factory=list)   # clauses overlays' removals carry
+    # what overlays took away, where: (the names it answered to, a Diagnostic at the
+    # removal saying what it was), so a problem it causes blames the overlay (build.py)
+    removed: list[tuple[tuple[str, ...], Diagnostic]] = field(default_factory=list)
     terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
+
+    def note_removal(self, section: str, key: str, src: Src) -> None:
+        """Records that an overlay removed `key` from `section` at `src` (before it goes):
+        the names a broken reference may give it are its id and, for a card or component,
+        its kind (the box counts by kind)."""
+        item = self.sections.get(section, {}).get(key, (None,))[0]
+        kind = item.get("kind", "card" if section == "cards" else None) if isinstance(item, dict) else None
+        names = (key,) + ((kind,) if section in ("cards", "components") and isinstance(kind, str) else ())
+        what = {"quantities": "quantity", "dice": "die"}.get(section, section.removesuffix("s"))
+        self.removed.append((names, src.diag(f"{what} '{key}'")))
 
     def nodes(self):
         """Yields every node of the turn structure, depth first."""
@@ -219,7 +233,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
         path = folder / fname
         if not formats.reads(formats.game_format(spec.meta), fname):
             continue        # a file the game's (older) format did not read
-        if not path.is_file():
+        if not os.path.lexists(path):      # anything there is read (and refused if not a file)
             if kind == "game":
                 diags.append(Diagnostic(display_path(path), 1, 1, "missing game.yaml"))
             continue
@@ -275,7 +289,7 @@ def _read_terminal(spec: Spec, folder: Path, diags: list[Diagnostic]) -> None:
     """Reads terminal.yaml, the terminal's hints: looks only, so not part of the rules'
     content hash (a record stays valid when the hints change)."""
     path = folder / "terminal.yaml"
-    if not path.is_file() or not formats.reads(formats.game_format(spec.meta), path.name):
+    if not os.path.lexists(path) or not formats.reads(formats.game_format(spec.meta), path.name):
         return
     loaded, problems = read_part(path, display_path(path), "terminal")
     diags.extend(problems)

@@ -20,6 +20,7 @@ import yaml
 
 from interpreter.diagnostics import Diagnostic, DefinitionError
 from interpreter.lang.runtime import MAX_INT
+from interpreter.load.reader import MAX_FILE_BYTES, FileRefused, over_limit, read_capped, utf8_position
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -171,21 +172,17 @@ def _read(path: str | os.PathLike, display: str, text: str | None, max_bytes: in
         except UnicodeEncodeError as e:
             head = text[:e.start]  # e.g. a lone surrogate
             raise fail(head.count("\n") + 1, e.start - head.rfind("\n"), "text is not valid Unicode") from None
+        if len(raw) > max_bytes:
+            raise fail(1, 1, over_limit(len(raw), max_bytes))
     else:
         try:
-            with open(path, "rb") as f:
-                raw = f.read(max_bytes + 1)
-        except OSError as e:
-            raise fail(1, 1, f"cannot read file: {e.strerror or e}") from None
-    if len(raw) > max_bytes:
-        raise fail(1, 1, f"file is larger than the limit of {max_bytes} bytes")
+            raw = read_capped(path, max_bytes)
+        except FileRefused as e:
+            raise fail(1, 1, e.reason) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line_start = raw.rfind(b"\n", 0, e.start) + 1
-        column = len(raw[line_start:e.start].decode("utf-8", "replace")) + 1
-        raise fail(raw.count(b"\n", 0, e.start) + 1, column,
-                   f"file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
+        raise fail(*utf8_position(raw, e.start), f"file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
 
 
 def _syntax_diag(display: str, text: str, e: yaml.YAMLError) -> Diagnostic:
@@ -210,7 +207,7 @@ _NOKEY, _BAD = object(), object()
 
 
 def load_yaml(path: str | os.PathLike, *, display: str | None = None, text: str | None = None,
-              max_bytes: int = 1_000_000, max_depth: int = 50, max_nodes: int = 200_000) -> Loaded:
+              max_bytes: int = MAX_FILE_BYTES, max_depth: int = 50, max_nodes: int = 200_000) -> Loaded:
     """Loads one YAML document as plain data with positions.  Raises DefinitionError with one
     or more Diagnostics on any problem; never any other exception for bad input."""
     display = display if display is not None else os.fsdecode(path)
@@ -223,6 +220,7 @@ def load_yaml(path: str | os.PathLike, *, display: str | None = None, text: str 
 
     # frame: [container, path or None (discarded subtree), pending key, {key: first line}]
     stack: list[list[Any]] = []
+    shared: list[Any] = []      # anchors and aliases (only the first is reported)
     nodes = documents = 0
     try:
         for ev in yaml.parse(source, Loader=_Loader):
@@ -246,10 +244,8 @@ def load_yaml(path: str | os.PathLike, *, display: str | None = None, text: str 
             if isinstance(ev, yaml.CollectionStartEvent) and len(stack) >= max_depth:
                 error(ev.start_mark, f"nesting is deeper than the limit of {max_depth} levels")
                 break
-            if isinstance(ev, yaml.AliasEvent):
-                error(ev.start_mark, f"aliases (*{ev.anchor}) are not allowed; write the value out")
-            elif ev.anchor is not None:
-                error(ev.start_mark, f"anchors (&{ev.anchor}) are not allowed; write the value out")
+            if isinstance(ev, yaml.AliasEvent) or ev.anchor is not None:
+                shared.append(ev)   # one error for them all: the parser expands none of them
             if getattr(ev, "tag", None) is not None:
                 tag = ev.tag.replace("tag:yaml.org,2002:", "!!")
                 error(ev.start_mark, f"tags ({tag}) are not allowed; use plain YAML values")
@@ -321,9 +317,22 @@ def load_yaml(path: str | os.PathLike, *, display: str | None = None, text: str 
                 parent[0][path[-1]] = value
     except yaml.YAMLError as e:
         errors.append(_syntax_diag(display, source, e))
+    if shared:
+        errors.append(_shared_diag(display, shared))
     if errors:
         raise DefinitionError(errors)
     return out
+
+
+def _shared_diag(display: str, shared: list[Any]) -> Diagnostic:
+    """The one error for a file's anchors and aliases, at the first (a billion laughs is one
+    mistake, not eighty)."""
+    ev = shared[0]
+    sign = "*" if isinstance(ev, yaml.AliasEvent) else "&"
+    what = "aliases" if sign == "*" else "anchors"
+    more = f" ({len(shared) - 1} more anchors or aliases follow)" if len(shared) > 1 else ""
+    return Diagnostic(display, ev.start_mark.line + 1, ev.start_mark.column + 1,
+                      f"{what} ({sign}{ev.anchor}) are not allowed; write the value out{more}")
 
 
 def _indent(lines: list[str], ev: Any, style: str, value: str) -> int:
