@@ -147,7 +147,7 @@ RECORD_FIELDS: dict[str, tuple[bool, Callable[[Any], bool], str]] = {
     "python": (False, lambda x: type(x) is str and len(x) <= 20, "a Python version"),
     "agents": (False, _texts, "a list of seat kinds"),
     "actions": (True, lambda x: type(x) is list and len(x) <= MAX_ACTIONS
-                and all(type(a) is int and 0 <= a < 2 ** 31 for a in x), "a list of option numbers"),
+                and all(type(a) is int and 0 <= a < 2 ** 31 for a in x), f"a list of at most {MAX_ACTIONS:,} option numbers"),
     "turns": (False, lambda x: _whole(x, 0, 2 ** 63), "a number of turns"),
     "result": (True, lambda x: x is None or type(x) is dict, "a result or null"),
     "final_state_sha256": (True, _sha, "64 hex digits"),

@@ -655,7 +655,7 @@ def tampered(record: dict, g: Any) -> dict[str, tuple[dict, str]]:
         "definitions_sha256 123": (dict(record, definitions_sha256=123), "must be 64 hex digits, got 123"),
         "agents 'x'": (dict(record, agents="x"), "agents"),
         "a huge seed": (dict(record, seed=2 ** 64), "seed"),
-        "too many choices": (dict(record, actions=[0] * 200_001), "more than 200000 choices"),
+        "too many choices": (dict(record, actions=[0] * 200_001), "a list of at most 100,000 option numbers"),
     }
 
 
