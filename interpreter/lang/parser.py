@@ -49,18 +49,36 @@ def grammar_text() -> str:
     return here.read_text("utf-8")
 
 
+_OPTIONS = dict(parser="lalr", start=["start", "expr_start"], propagate_positions=True, maybe_placeholders=False)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # Lark keys its cache by the grammar, the options and its own version, and rebuilds
-    # the tables when the file is stale or unreadable.
-    from ..load.cache import cache_dir
-    from ..load.seed import GRAMMAR, grammar_tables
-    base = cache_dir()
-    if base is not None:
-        grammar_tables(base)        # the tables a wheel ships, if the cache has none yet
-    return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=False,
-                cache=str(base / GRAMMAR) if base is not None else False)
+    """Returns the LALR parser, its tables read from Cairn's cache when kept there. Not
+    lark's own cache: lark unpickles its file unchecked, so the tables are kept as a sealed
+    entry (load/cache.py) whose first line is a digest of the grammar, the options, lark's
+    and Python's versions; only a checked entry of the same digest is loaded."""
+    import io
+    import sys
+
+    import lark
+    from ..load import cache
+    from ..load.seed import GRAMMAR
+    text = grammar_text()
+    key = cache.digest(text, repr(sorted(_OPTIONS.items())), lark.__version__,
+                       "%d.%d" % sys.version_info[:2]).encode("ascii")
+    kept = cache.read_bytes(GRAMMAR)
+    if kept is not None and kept.startswith(key + b"\n"):
+        try:
+            return Lark.load(io.BytesIO(kept[len(key) + 1:]))
+        except Exception:      # tables of a lark that differs after all: build them
+            pass
+    built = Lark(text, **_OPTIONS)
+    if cache.cache_dir() is not None:
+        out = io.BytesIO()
+        built.save(out)
+        cache.write_bytes(GRAMMAR, key + b"\n" + out.getvalue())
+    return built
 
 
 def _expected(err: UnexpectedInput) -> str:
