@@ -323,19 +323,49 @@ def file_digest(path: Path) -> bytes:
     return hashlib.sha256(b"not read:" + got.encode("utf-8", "surrogateescape")).digest()
 
 
+MAX_FOLDER_FILES = 20_000      # files a folder's digest looks at; past it, the rest are counted
+
+
 def folder_digest(folder: Path, *, suffixes: tuple[str, ...] = ()) -> str:
     """Returns a digest of every file under a folder (names and bytes; only names ending in
     one of `suffixes` when given), so a result derived from the folder is named by it.
-    Links to folders are not followed (no loops); each file goes through file_digest."""
+    Each file goes through file_digest (capped, no FIFO or device opened); a linked folder
+    is walked as the loader's globs walk it, but each folder once (a link to a folder
+    above is no endless loop), and past MAX_FOLDER_FILES only the count is added."""
     h = hashlib.sha256(str(folder.resolve()).encode("utf-8", "surrogateescape"))
-    found = []
-    for where, dirs, names in os.walk(folder, followlinks=False):
-        dirs.sort()
-        found.extend(Path(where) / n for n in names if not suffixes or n.endswith(suffixes))
-    for path in sorted(found):
+    found = _files_under(folder, suffixes)
+    for path in found[:MAX_FOLDER_FILES]:
         h.update(b"\0" + str(path.relative_to(folder)).encode("utf-8", "surrogateescape") + b"\0")
         h.update(file_digest(path))
+    h.update(b"\0files:%d" % len(found))
     return h.hexdigest()
+
+
+def _files_under(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """Returns the paths of the non-folders under a folder, sorted, each folder walked once."""
+    seen: set[tuple[int, int]] = set()
+    found: list[Path] = []
+    todo = [folder]
+    while todo and len(found) <= MAX_FOLDER_FILES:
+        where = todo.pop()
+        try:
+            st = os.stat(where)
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            entries = list(os.scandir(where))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()              # a link to a folder too
+            except OSError:
+                is_dir = False
+            if is_dir:
+                todo.append(Path(entry.path))
+            elif not suffixes or entry.name.endswith(suffixes):
+                found.append(Path(entry.path))
+    return sorted(found)
 
 
 @lru_cache(maxsize=1)

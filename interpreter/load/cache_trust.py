@@ -116,7 +116,9 @@ def read_regular(path: Path, max_bytes: int, owners: frozenset[int] | None, *,
             return problem
         if st.st_size > max_bytes:
             return f"larger than {max_bytes} bytes"
-        data = f.read(max_bytes + 1)
+        data = f.read(st.st_size + 1)             # no buffer of max_bytes for a small file
+        if len(data) > st.st_size:                 # grown meanwhile: read on, to the cap
+            data += f.read(max_bytes + 1 - len(data))
     return data if len(data) <= max_bytes else f"larger than {max_bytes} bytes"
 
 
