@@ -473,3 +473,21 @@ def test_the_folder_digest_opens_no_fifo_or_device_and_reads_no_more_than_the_ca
     finally:
         tracemalloc.stop()
     assert cache.file_digest(Path("/dev/zero")) != cache.file_digest(game / "fifo.yaml")
+
+
+def test_a_flipped_bit_that_leaves_an_entry_well_formed_is_caught(world, tmp_path, monkeypatch):
+    # Most flips break an entry's format; one that does not (a digit of a line number in a
+    # verdict) would give a wrong answer without a word, but for the seal.
+    folder = _copy_clean(world, tmp_path / "cache")
+    name = world["entries"][("broken", "validate")][0]
+    data = bytearray((folder / name).read_bytes())
+    at = data.index(b'",', cache.HEADER) + 2           # the first problem's line number
+    assert chr(data[at]).isdigit()
+    data[at] ^= 1
+    for check in (True, False):
+        (folder / name).write_bytes(bytes(data))
+        if not check:                                  # the control: without the seal, a wrong line
+            monkeypatch.setattr(cache, "unseal", lambda data, _name, _key: data[cache.HEADER:])
+        _use(monkeypatch, folder)
+        got = _validate(world["where"] / "broken")
+        assert (got == world["outcome"]["validate broken"]) is check
