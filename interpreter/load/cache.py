@@ -75,7 +75,9 @@ def cache_dir() -> Path | None:
         _tighten(base)
     key = secret_of(base)
     if key is None:
-        return None                               # a folder that takes no file
+        tell_refused("cache folder", base, f"its secret ({base / SECRET}) can be neither read nor made",
+                     f"Remove {base / SECRET} or choose another folder with CAIRN_CACHE=DIR.")
+        return None
     _SECRETS[base] = key
     return base
 
