@@ -209,7 +209,8 @@ def write_bytes(name: str, data: bytes, base: Path | None = None) -> None:
         return
     try:
         with tempfile.NamedTemporaryFile("wb", dir=base, delete=False, suffix=".tmp") as f:
-            os.fchmod(f.fileno(), 0o600)          # mkstemp's mode already; said, not assumed
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o600)      # mkstemp's mode already; said, not assumed
             f.write(MARK + seal(key, name, data))
             f.write(data)
         os.replace(f.name, base / name)
