@@ -5,6 +5,7 @@ largest peak memory of any case.
 
     python3 tools/cache_hostile.py            # about 70 s CPU on a shared 2-core machine
     python3 tools/cache_hostile.py --control  # the same with the checks turned off: the probes bite
+    python3 tools/cache_hostile.py --rows     # every case's row, not only the failures
 
 Cases: a cache folder others can write (0777, 1777, 0775, 0770, 0757, another user's, a
 link to a 0777 one, below a 0777 or another user's parent), each filled with a planted
@@ -160,7 +161,7 @@ def corpus(work: Path) -> dict:
             "slowest case": max(rows, key=lambda r: r["cpu s"]),
             "largest peak memory": max(rows, key=lambda r: r["peak rss MB"]),
             "refused with a message": sum(1 for r in rows if r["refusals told"] == 1),
-            "failures": bad}
+            "failures": bad, **({"rows": rows} if "--rows" in sys.argv else {})}
 
 
 def extra_cmd(work: Path) -> list[str]:
