@@ -13,9 +13,10 @@ pickle sealed with the attacker's own secret; every kind of entry (YAML, parse t
 compiled rules, board, validate verdict, schema check, schema mark, parser tables)
 replaced, sealed with another secret, swapped with another of its kind, bit-flipped,
 truncated, emptied, cut to its header, grown past the entry cap (sparse), a link, a FIFO,
-a folder, 0666, another user's; the secret missing, 0644, short, long, a link, a folder,
-a FIFO, another user's; and a game folder holding a FIFO, a link to /dev/zero, a 4 GB
-sparse file and a link to itself (validate's digest of the folder).
+a folder, 0666, another user's; a schema mark planted for a file that fails its schema;
+the secret missing, 0644, short, long, a link, a folder, a FIFO, another user's; and a
+game folder holding a FIFO, a link to /dev/zero, a 4 GB sparse file and a link to itself
+(validate's digest of the folder).
 """
 from __future__ import annotations
 
@@ -181,8 +182,8 @@ def entry_cases(case, names: dict[str, set[str]], work: Path) -> None:
     for kind, (label, name, other) in targets.items():
         def tamper(how: str, kind=kind, name=name, other=other):
             def prepare(folder: Path, marker: str) -> None:
-                if kind in ("effect", "schema"):         # read only when no trees are kept
-                    for p in folder.glob("trees-*"):
+                if kind in ("effect", "schema"):         # read only when no trees (marks) are kept
+                    for p in [*folder.glob("trees-*"), *(folder.glob("valid-*") if kind == "schema" else ())]:
                         p.unlink()
                 path = folder / name
                 good = path.read_bytes()
@@ -238,6 +239,33 @@ def entry_cases(case, names: dict[str, set[str]], work: Path) -> None:
         good = next(other.glob("validate-*")).read_bytes()
         (folder / of("validate", "validate")[0]).write_bytes(good)
     case("validate entry of a good game copied onto a broken game's name", good_verdict, "validate")
+    mark_cases(case, of("valid"), work)
+
+
+def mark_cases(case, marks: list[str], work: Path) -> None:
+    """A schema mark (this file passed its schema) planted for the broken game's game.yaml,
+    which fails its schema: sealed with another secret, with no seal, another mark's bytes, a
+    link to another mark. If used, the schema check would be skipped."""
+    os.environ["CAIRN_CACHE"] = "off"              # the mark's name only: nothing is kept here
+    _loaded, key = files.cached_yaml(work / "broken" / "game.yaml", "broken/game.yaml")
+    name = files._valid_mark(key, "game")
+
+    def plant(how: str):
+        def prepare(folder: Path, marker: str) -> None:
+            for kept in folder.glob("validate-*"):     # no kept verdict: the files are read
+                kept.unlink()
+            path = folder / name
+            if how == "foreign":
+                path.write_bytes(cache.MARK + cache.seal(os.urandom(32), name, b""))
+            elif how == "unsealed":
+                path.write_bytes(b"")
+            elif how == "swapped":
+                path.write_bytes((folder / marks[0]).read_bytes())
+            else:
+                path.symlink_to(folder / marks[0])
+        return prepare
+    for how in ("foreign", "unsealed", "swapped", "link"):
+        case(f"schema mark {how}, for a file that fails its schema", plant(how), "validate")
 
 
 def folder_cases(case, clean: Path) -> None:
