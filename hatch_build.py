@@ -1,6 +1,7 @@
 """Builds the cache entries a wheel ships (interpreter/load/seed.py): the effect grammar's
-parser tables and every schema's compiled check, so the first run after an install does
-not spend a second building them. Runs `python -m interpreter.cli.seed_fill` on this source
+parser tables and every schema's compiled check (and the shipped games' entries), with a
+manifest of their SHA-256 digests that seed.py checks, so the first run after an install
+does not spend a second building them. Runs `python -m interpreter.cli.seed_fill` on this source
 tree; if that fails, the wheel is built without a seed (each entry is then built on first
 use). An editable install (`pip install -e .`) puts the seed into the source tree's
 `seed-cache` folder instead, which that install reads."""

@@ -19,7 +19,7 @@ def test_a_broken_entry_is_rebuilt(monkeypatch, tmp_path):
         src = lambda: calls.append(1) or "x = 6 * 7"  # noqa: E731
         code = cache.compiled("probe", src)
         entry = next(tmp_path.glob("probe-*.bin"))
-        assert calls == [1] and marshal.loads(entry.read_bytes()) == code
+        assert calls == [1] and marshal.loads(entry.read_bytes()[cache.HEADER:]) == code   # after the seal
         cache.compiled("probe", src)
         assert calls == [1]                                  # read back, not derived again
         entry.write_bytes(b"\x00garbage")
@@ -46,27 +46,28 @@ def test_no_cache_folder_still_works(monkeypatch, tmp_path):
 
 def test_an_entry_the_cache_lacks_comes_from_the_seed_a_wheel_ships(monkeypatch, tmp_path):
     # interpreter/load/seed.py: the wheel carries the grammar's tables and the compiled
-    # schema checks, built with the wheel; the first run reads them instead of building them.
+    # schema checks, built with the wheel, and a MANIFEST of their digests; the first run
+    # reads them instead of building them.
     from interpreter.load import seed
     seed_folder, user = tmp_path / "seed", tmp_path / "user"
     seed_folder.mkdir()
     monkeypatch.setattr(seed, "seed_dir", lambda: seed_folder)
     monkeypatch.setenv("CAIRN_CACHE", str(seed_folder))
     cache.cache_dir.cache_clear()
+    seed.manifest.cache_clear()
     try:
         cache.compiled("probe", lambda: "x = 6 * 7")            # as the wheel's build writes it
-        (seed_folder / seed.GRAMMAR).write_bytes(b"tables")
+        seed.write_manifest(seed_folder, [p.name for p in seed_folder.glob("probe-*")])
         _fresh(monkeypatch, str(user))
         scope: dict = {}
         exec(cache.compiled("probe", lambda: (_ for _ in ()).throw(AssertionError("built again"))), scope)
         assert scope["x"] == 42 and not list(user.glob("probe-*"))
-        seed.grammar_tables(user)
-        assert (user / seed.GRAMMAR).read_bytes() == b"tables"
         _fresh(monkeypatch, "off")                            # off means off: nothing kept is read
         exec(cache.compiled("probe", lambda: "x = 1"), scope)
         assert scope["x"] == 1
     finally:
         cache.cache_dir.cache_clear()
+        seed.manifest.cache_clear()
 
 
 def test_entries_of_shipped_games_are_named_by_content_not_by_place(monkeypatch, tmp_path):

@@ -3,7 +3,6 @@ diff and scenarios."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -55,30 +54,41 @@ def remembered_verdict(target: str, folder: Path, variants: Sequence[str]) -> tu
     """Returns validate's verdict on one game, kept in Cairn's cache under a digest of all
     it depends on: every file of the game's folder, the overlay files named, the names
     the problems are shown by (the working folder), and all of Cairn's own code and data.
-    A kept verdict is the one checking again would give; any edit is a new digest."""
+    A kept verdict is the one checking again would give; any edit is a new digest. It is
+    kept as JSON (plain data), sealed to its name like every entry: a verdict copied from
+    another game's entry fails the check and the game is checked again."""
     from ..load import cache
     from ..load.build import is_overlay_file
     from ..load.files import definitions_root
     if cache.cache_dir() is None:
         return verdict(target, folder, variants)
-    overlays = [cache.digest(str(Path(v).resolve()), _file_digest(Path(v))) for v in variants if is_overlay_file(v)]
+    overlays = [cache.digest(str(Path(v).resolve()), cache.file_digest(Path(v)).hex())
+                for v in variants if is_overlay_file(v)]
     name = "validate-" + cache.digest(cache.cairn_digest(), str(Path.cwd().resolve()), str(definitions_root().resolve()),
-                                      target, *variants, "|", *overlays, cache.folder_digest(folder)) + ".pkl"
-    kept = cache.load(name)
-    if isinstance(kept, tuple) and len(kept) == 2:
+                                      target, *variants, "|", *overlays, cache.folder_digest(folder)) + ".json"
+    kept = _kept_verdict(cache.load_json(name))
+    if kept is not None:
         return kept
     out = verdict(target, folder, variants)
-    cache.store(name, out)
+    cache.store_json(name, {"problems": [[d.file, d.line, d.column, d.message, d.severity] for d in out[0]],
+                            "checked": out[1]})
     return out
 
 
-def _file_digest(path: Path) -> str:
-    """Returns a digest of an overlay file, read as the loader reads it (capped, regular
-    files only): one that is refused is digested by why, and checking it says so."""
-    try:
-        return hashlib.sha256(read_capped(path)).hexdigest()
-    except FileRefused as err:
-        return "refused: " + err.reason
+def _kept_verdict(kept: object) -> tuple[list[Diagnostic], list[str]] | None:
+    """Returns a verdict from its JSON entry, or None when it is not of that shape."""
+    if not isinstance(kept, dict):
+        return None
+    problems, checked = kept.get("problems"), kept.get("checked")
+    if not isinstance(problems, list) or not isinstance(checked, list) or \
+            not all(isinstance(c, str) for c in checked):
+        return None
+    out = []
+    for p in problems:
+        if not (isinstance(p, list) and len(p) == 5 and [type(x) for x in p] == [str, int, int, str, str]):
+            return None
+        out.append(Diagnostic(*p))
+    return out, checked
 
 
 def verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[Diagnostic], list[str]]:

@@ -3,7 +3,7 @@ hatch_build.py when the wheel is built: the grammar's tables, every schema's com
 check, validate's verdict on each shipped game, and what loading and playing each derives.
 It validates, loads and plays games, so it sits on top, beside the commands.
 
-    python -m interpreter.cli.seed_fill DIR     # writes the seed entries into DIR
+    python -m interpreter.cli.seed_fill DIR     # writes the seed entries and MANIFEST into DIR
 """
 from __future__ import annotations
 
@@ -16,14 +16,15 @@ from ..lang.parser import _parser
 from ..load import cache, code_cache
 from ..load.build import load_game
 from ..load.files import data_root, definitions_root, fast_check
-from ..load.seed import GRAMMAR, PORTABLE
+from ..load.seed import GRAMMAR, MANIFEST, PORTABLE, write_manifest
 from .inspect_cmds import verdict
 
 
 def fill() -> list[str]:
     """Builds the seed's entries in the cache folder (CAIRN_CACHE, set by the caller) and
-    returns their names: the grammar's tables, every schema's compiled check, and what
-    checking and loading the shipped games derives (their files read, checked and parsed)."""
+    returns their names: the grammar's tables, every schema's compiled check, what
+    checking and loading the shipped games derives (their files read, checked and parsed),
+    and MANIFEST, the digest of each (seed.py serves only entries it names)."""
     base = cache.cache_dir()
     if base is None:
         raise SystemExit("no cache folder to fill (set CAIRN_CACHE)")
@@ -39,7 +40,9 @@ def fill() -> list[str]:
         _play_random(load_game(folder))
     for store in code_cache._STORES.values():
         store.save()
-    return sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith(PORTABLE))
+    names = sorted(p.name for p in base.iterdir() if p.name == GRAMMAR or p.name.startswith(PORTABLE))
+    write_manifest(base, names)
+    return names + [MANIFEST]
 
 
 def _play_random(game: Any) -> None:

@@ -49,27 +49,49 @@ def grammar_text() -> str:
     return here.read_text("utf-8")
 
 
-# Where lark keeps the parser's tables: a function naming the file (None: nowhere). Cairn's
-# cache belongs to the loader, a layer above the language, which says where (load/trees.py)
-# instead of the language reaching up for it.
-_TABLES: list[Callable[[], str | None]] = []
+_OPTIONS = dict(parser="lalr", start=["start", "expr_start"], propagate_positions=True, maybe_placeholders=False)
+
+# Where the parser's tables are kept between processes: (read, write) of one blob of bytes,
+# or nothing. Cairn's cache belongs to the loader, a layer above the language, which hands
+# them down (load/trees.py) instead of the language reaching up for it.
+_TABLES: list[tuple[Callable[[], bytes | None], Callable[[bytes], None]]] = []
 
 
-def keep_tables(where: Callable[[], str | None]) -> None:
-    """Has lark keep the parser's tables in the file `where()` names, from the next build of
-    the parser on."""
-    _TABLES[:] = [where]
+def keep_tables(read: Callable[[], bytes | None], write: Callable[[bytes], None]) -> None:
+    """Has the parser's tables read from `read()` and written by `write`, from the next
+    build of the parser on."""
+    _TABLES[:] = [(read, write)]
     _parser.cache_clear()
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # Lark keys its cache by the grammar, the options and its own version, and rebuilds
-    # the tables when the file is stale or unreadable.
-    tables = _TABLES[0]() if _TABLES else None
-    return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=False,
-                cache=tables if tables is not None else False)
+    """Returns the LALR parser, its tables read from where they are kept. Not lark's own
+    cache: lark unpickles its file unchecked, so the keeper (the loader's sealed cache) is
+    handed the tables with a first line that is a digest of the grammar, the options,
+    lark's and Python's versions; only tables of the same digest are loaded."""
+    import hashlib
+    import io
+    import sys
+
+    import lark
+    text = grammar_text()
+    key = hashlib.sha256("\0".join((text, repr(sorted(_OPTIONS.items())), lark.__version__,
+                                    "%d.%d" % sys.version_info[:2])).encode("utf-8", "surrogatepass")
+                         ).hexdigest()[:20].encode("ascii")
+    read, write = _TABLES[0] if _TABLES else (None, None)
+    kept = read() if read is not None else None
+    if kept is not None and kept.startswith(key + b"\n"):
+        try:
+            return Lark.load(io.BytesIO(kept[len(key) + 1:]))
+        except Exception:      # tables of a lark that differs after all: build them
+            pass
+    built = Lark(text, **_OPTIONS)
+    if write is not None:
+        out = io.BytesIO()
+        built.save(out)
+        write(key + b"\n" + out.getvalue())
+    return built
 
 
 def _expected(err: UnexpectedInput) -> str:

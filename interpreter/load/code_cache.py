@@ -8,7 +8,10 @@ folder's code objects are kept in one cache entry (marshal, as a .pyc is), read 
 first compile a process needs, and written back when the process ends if it compiled
 anything new. The entry is named by the folder (a folder Cairn ships by its place among
 Cairn's data, so a wheel's seed serves it) and the Python version; a key is the whole
-source, so a changed rule is a new key, never a stale answer.
+source, so a changed rule is a new key, never a stale answer. Like every cache entry it
+is sealed (cache.py): marshal is only given bytes whose HMAC, bound to the entry's name,
+checks (a code object changed by one number would play other rules; a corrupted one can
+crash the interpreter).
 """
 from __future__ import annotations
 
@@ -94,5 +97,7 @@ def _read(name: str, base: Path) -> dict[tuple[str, str], CodeType]:
     try:
         codes = marshal.loads(data)
     except (ValueError, EOFError, TypeError):
-        return {}           # broken or written by another Python: a miss
-    return codes if isinstance(codes, dict) else {}
+        return {}           # written by another Python: a miss
+    if not isinstance(codes, dict) or not all(isinstance(c, CodeType) for c in codes.values()):
+        return {}
+    return codes

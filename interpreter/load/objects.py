@@ -120,14 +120,15 @@ def board_graph(spaces: list[str], edges: list[tuple[str, str]],
                 connected: bool) -> tuple[dict[str, tuple[str, ...]], tuple[int, list[str]] | None]:
     """Returns the board's neighbour tuples (what play walks) and, when the board must be
     connected and is not, how many parts it has and a few spaces of the smallest. Built
-    as a networkx graph; kept in Cairn's cache under a digest of the spaces and edges (a
-    warm load then does not import networkx, which costs more than the rest of it)."""
+    as a networkx graph; kept in Cairn's cache (as JSON: plain data) under a digest of the
+    spaces and edges (a warm load then does not import networkx, which costs more than
+    the rest of it)."""
     import json
 
     from . import cache
     key = cache.digest(json.dumps([spaces, edges, connected]), cache.source_digest("load.objects"))
-    hit = cache.load(f"board-{key}.pkl")
-    if type(hit) is tuple and len(hit) == 2:
+    hit = _kept_graph(cache.load_json(f"board-{key}.json"), spaces)
+    if hit is not None:
         return hit
     import networkx as nx
     graph = nx.Graph()
@@ -138,8 +139,23 @@ def board_graph(spaces: list[str], edges: list[tuple[str, str]],
         parts = sorted(nx.connected_components(graph), key=len)
         apart = (len(parts), sorted(parts[0])[:5])
     out = ({s: tuple(graph.neighbors(s)) for s in spaces}, apart)
-    cache.store(f"board-{key}.pkl", out)
+    cache.store_json(f"board-{key}.json", {"next": out[0], "apart": apart})
     return out
+
+
+def _kept_graph(kept: Any, spaces: list[str]) -> tuple[dict[str, tuple[str, ...]], tuple[int, list[str]] | None] | None:
+    """Returns board_graph's answer from its JSON entry, or None if it is not of that shape
+    (sealed entries are Cairn's own, but a shape is cheap to check)."""
+    if not isinstance(kept, dict) or not isinstance(kept.get("next"), dict):
+        return None
+    nxt, apart = kept["next"], kept.get("apart")
+    if set(nxt) != set(spaces) or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                          for v in nxt.values()):
+        return None
+    if apart is not None and not (isinstance(apart, list) and len(apart) == 2 and isinstance(apart[0], int)
+                                  and isinstance(apart[1], list)):
+        return None
+    return {s: tuple(nxt[s]) for s in spaces}, (None if apart is None else (apart[0], apart[1]))
 
 
 def _zones(cx: Compiling, w: World) -> None:

@@ -11,23 +11,24 @@ from typing import Iterator
 
 from ..lang import parser
 from . import cache, files
-from .seed import GRAMMAR, grammar_tables
+from .seed import GRAMMAR
 
 _KEPT: dict[str, set[tuple[str, bool]]] = {}  # cache entry -> the texts it holds (read this process)
 _KEPT_MAX = 5_000     # a game's kept trees beyond this start over from those it uses
 
 
-def _tables() -> str | None:
-    """Returns the file lark keeps the parser's tables in (None: no cache folder), with the
-    tables a wheel ships put there if the cache has none yet."""
-    base = cache.cache_dir()
-    if base is None:
-        return None
-    grammar_tables(base)
-    return str(base / GRAMMAR)
+def _read_tables() -> bytes | None:
+    """Returns the parser's tables kept in the cache (sealed: checked before lark reads
+    them), or those a wheel ships (checked against the seed's manifest), or None."""
+    return cache.read_bytes(GRAMMAR)
 
 
-parser.keep_tables(_tables)
+def _write_tables(data: bytes) -> None:
+    if cache.cache_dir() is not None:
+        cache.write_bytes(GRAMMAR, data)
+
+
+parser.keep_tables(_read_tables, _write_tables)
 
 
 @contextmanager
