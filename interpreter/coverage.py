@@ -18,6 +18,7 @@ from .diagnostics import DefinitionError
 from .engine import rng
 from .engine.game import CompiledGame
 from .load.citations import cited
+from .load.expansion import expansion_scenarios
 from .load.files import display_path, read_part
 from .scenarios import scenario_files
 
@@ -45,7 +46,7 @@ def scenario_citations(folder: Path, variants: list[str]) -> list[tuple[list[str
     with these variants (a scenario for another variant tests that variant's clauses)."""
     out = []
     chosen = set(variants)
-    for path in scenario_files(folder):
+    for path in scenario_files(folder) + expansion_scenarios(variants):    # an expansion folder's own too
         loaded, _problems = read_part(path, display_path(path), "scenario")
         if loaded is None:
             continue

@@ -73,8 +73,8 @@ def _sub(sub, name: str, summary: str, examples: list[str], func) -> argparse.Ar
 
 def _variant(p: argparse.ArgumentParser, side: str = "") -> None:
     p.add_argument("--variant", action="append", default=[], metavar="V",
-                   help=f"apply a variant or expansion{side}: its id, or an overlay file (repeatable), "
-                        "e.g. --variant my-variant")
+                   help=f"apply a variant or expansion{side}: its id, an overlay file, or an expansion "
+                        "folder holding overlay.yaml (repeatable), e.g. --variant my-variant")
 
 
 def _store(p: argparse.ArgumentParser) -> None:
@@ -157,6 +157,7 @@ def _inspect_commands(sub) -> None:
               "cairn scenarios my-expansion/scenarios.yaml -v"], _command("inspect_cmds", "cmd_scenarios"))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_FILE",
                    help="a game id or folder, then optionally some of its scenario files; or scenario files")
+    _variant(p, " (its scenarios run too, with the game's that apply)")
     p.add_argument("-k", metavar="PATTERN", help="only scenarios whose name or clause ids match this regular expression")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML (for CI)")

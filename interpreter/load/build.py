@@ -25,6 +25,7 @@ from ..lang.runtime import WORK_BUDGET
 from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
+from .expansion import named
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variants
 from .spec import Spec, read_spec
@@ -93,18 +94,24 @@ def content_hash(folder: Path, overlays: list[Path]) -> str:
 
 
 def is_overlay_file(variant: str) -> bool:
-    """Whether a --variant names an overlay file (an expansion kept outside the game folder)."""
-    return variant.endswith((".yaml", ".yml"))
+    """Whether a --variant names an overlay (a file, or an expansion folder) kept outside
+    the game folder, rather than one of the game's variant ids (load/expansion.py)."""
+    n = named(variant)
+    return n.overlay is not None or n.problem is not None
 
 
 def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> list[str]:
     """Reads the variants given as overlay files; returns every variant as an id."""
     out = []
     for v in variants:
-        if not is_overlay_file(v):
+        n = named(v)
+        if n.problem is not None:
+            diags.append(n.problem)
+            continue
+        if n.overlay is None:
             out.append(v)
             continue
-        path = Path(v)
+        path = n.overlay
         if not path.is_file():
             diags.append(Diagnostic(v, 1, 1, "no such overlay file"))
             continue
