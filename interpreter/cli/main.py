@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, migrate, play, resume, simulate, balance, replay, draw, serve.
+"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, migrate, new-expansion, play, resume, simulate, balance, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -173,6 +173,13 @@ def _inspect_commands(sub) -> None:
     _json(p)
 
 
+    p = _sub(sub, "new-expansion", "write the skeleton of an expansion folder (overlay.yaml, scenarios/, NOTES.md) "
+             "that validates with the game", ["cairn new-expansion my-game ./my-expansion"],
+             _command("new_expansion_cmd", "cmd_new_expansion", bounded=True))
+    p.add_argument("game", metavar="GAME_OR_PATH", help="the game it expands, e.g. my-game")
+    p.add_argument("dir", metavar="DIR", help="the folder to write (new, or empty); its name gives the expansion's id")
+
+
 def _play_commands(sub) -> None:
     """Commands that play games: play, resume, simulate, balance, replay."""
     p = _sub(sub, "play", "play in the terminal; bots fill the other seats",
@@ -273,6 +280,7 @@ def _view_commands(sub) -> None:
              ["cairn serve", "cairn serve my-game --port 8000", "cairn serve --records games.jsonl"], _command("serve_cmd", "cmd_serve"))
     p.add_argument("game", nargs="?", metavar="GAME_OR_PATH",
                    help="the game the page starts with (a folder is offered beside the built-in games), e.g. my-game")
+    _variant(p, " too, offered in the page's form beside the game's own variants")
     p.add_argument("--port", type=int, metavar="N", help="the port (default 8765, or a free one when it is taken; "
                    "0: a free one), e.g. --port 8000")
     p.add_argument("--host", default="127.0.0.1", metavar="H",
