@@ -78,7 +78,9 @@ def test_diff_lists_what_the_folder_changes(lucky, capsys):
 def test_simulate_plays_with_the_folder(lucky, capsys):
     code, out, _ = run(capsys, "simulate", "big-foot", "--variant", lucky, "--games", "3", "--seed", "1", "--json", "--quiet")
     doc = json.loads(out)
-    assert code == 0 and doc["variants"] == [lucky] and doc["finished"] == 3 if "finished" in doc else doc["games"] == 3
+    base = json.loads(run(capsys, "simulate", "big-foot", "--games", "3", "--seed", "1", "--json", "--quiet")[1])
+    assert code == 0 and doc["variants"] == [lucky] and doc["finished"] == 3 and not doc["aborted"]
+    assert doc["digest"] != base["digest"]          # the expansion's rules were played
 
 
 def test_balance_plays_with_the_folder(lucky, capsys):
