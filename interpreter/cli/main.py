@@ -178,6 +178,7 @@ def _inspect_commands(sub) -> None:
              _command("new_expansion_cmd", "cmd_new_expansion", bounded=True))
     p.add_argument("game", metavar="GAME_OR_PATH", help="the game it expands, e.g. my-game")
     p.add_argument("dir", metavar="DIR", help="the folder to write (new, or empty); its name gives the expansion's id")
+    _json(p)
 
 
 def _play_commands(sub) -> None:

@@ -4,6 +4,7 @@ so a modder starts from something that works and changes it one step at a time."
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 
@@ -75,12 +76,15 @@ def cmd_new_expansion(args: argparse.Namespace) -> int:
     game = g.id if found is not None and found.resolve() == folder.resolve() else str(folder.resolve())
     fill = {"vid": vid, "name": vid.replace("-", " ").replace("_", " ").capitalize(), "game": game,
             "game_name": g.name, "clause": f"{vid}-example", "param": _param(vid), "folder": args.dir}
+    files = {target / OVERLAY: OVERLAY_TEXT, target / "scenarios" / "rules.yaml": SCENARIOS_TEXT,
+             target / "NOTES.md": NOTES_TEXT}
     (target / "scenarios").mkdir(parents=True, exist_ok=True)
-    (target / OVERLAY).write_text(OVERLAY_TEXT.format(**fill), "utf-8")
-    (target / "scenarios" / "rules.yaml").write_text(SCENARIOS_TEXT.format(**fill), "utf-8")
-    (target / "NOTES.md").write_text(NOTES_TEXT.format(**fill), "utf-8")
-    print(f"wrote {target / OVERLAY}, {target / 'scenarios' / 'rules.yaml'} and {target / 'NOTES.md'}; "
-          f"check it: cairn validate {args.game} --variant {args.dir}")
+    for path, text in files.items():
+        path.write_text(text.format(**fill), "utf-8")
+    if args.json:
+        print(json.dumps({"id": vid, "game": g.id, "files": [str(p) for p in files]}))
+    else:
+        print(f"wrote {', '.join(str(p) for p in files)}; check it: cairn validate {args.game} --variant {args.dir}")
     return 0
 
 
