@@ -159,3 +159,16 @@ def test_new_expansion_refuses_a_folder_that_is_not_empty(tmp_path, capsys):
     (tmp_path / "taken" / "x.txt").write_text("mine", "utf-8")
     code, _, err = run(capsys, "new-expansion", "big-foot", str(tmp_path / "taken"))
     assert code == 2 and "not an empty folder" in err and (tmp_path / "taken" / "x.txt").read_text("utf-8") == "mine"
+
+
+def test_the_folders_terminal_hints_join_the_games(lucky, capsys):
+    from interpreter.load.build import load_game
+    hints = Path(lucky) / "terminal.yaml"
+    hints.write_text("terminal:\n  glyphs: {lucky-charm: $}\n  picture:\n    pieces: {lucky-charm: '#ffd700'}\n", "utf-8")
+    base, g = load_game("big-foot"), load_game("big-foot", [lucky])
+    assert g.terminal["glyphs"] == {**base.terminal["glyphs"], "lucky-charm": "$"}
+    assert g.terminal["picture"]["pieces"] == {**base.terminal["picture"]["pieces"], "lucky-charm": "#ffd700"}
+    assert g.terminal["picture"]["fills"] == base.terminal["picture"]["fills"]      # the game's kept
+    hints.write_text("terminal:\n  hide: [no_such_var]\n", "utf-8")
+    code, out, _ = run(capsys, "validate", "big-foot", "--variant", lucky)
+    assert code == 1 and f"{hints}:2:10: terminal hide names 'no_such_var', which is not a variable" in out

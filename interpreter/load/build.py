@@ -25,7 +25,7 @@ from ..lang.runtime import WORK_BUDGET
 from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
-from .expansion import named
+from .expansion import expansion_hints, merge_hints, named
 from .files import PART_FILES, display_path, read_part, resolve_game
 from .overlay import apply_variants
 from .spec import Spec, read_spec
@@ -73,11 +73,12 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
                                     + suggest(vid, spec.variants)
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
     variants = apply_variants(spec, variants, diags)
+    hints = expansion_hints(given, diags)      # an expansion folder's terminal.yaml
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:
         return None, diags
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    return _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
+    return _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given, hints)
 
 
 def content_hash(folder: Path, overlays: list[Path]) -> str:
@@ -128,7 +129,7 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
     return out
 
 
-def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
+def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str], hints: list = ()
              ) -> tuple[CompiledGame | None, list[Diagnostic]]:
     spec = cx.spec
     world = objects.compile_objects(cx)
@@ -162,6 +163,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     heuristic, tell_apart = _bot_hints(cx, {k for _o, k, _s in world.components})
     _check_vars(cx)
     terminal.check_hints(cx, functions, world.props)
+    for more in hints:
+        terminal.check_hints(cx, functions, world.props, more)
     if cx.diags:
         return None, cx.diags
     fastsrc.seal(cx.comp.env)       # every program is compiled: which attributes are printed only
@@ -199,6 +202,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     )
     game.kind_index = world.kind_index
     game.terminal = spec.terminal[0] if spec.terminal else {}
+    for more, _src in hints:
+        game.terminal = merge_hints(game.terminal, more)
     game.env = cx.comp.env
     return game, []
 

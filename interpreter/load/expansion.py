@@ -1,5 +1,6 @@
 """What a `--variant` names, decided in one place: an expansion folder (one holding
-`overlay.yaml`, with optional `scenarios/*.yaml` and `NOTES.md`), an overlay file (`.yaml`),
+`overlay.yaml`, with optional `scenarios/*.yaml`, `terminal.yaml` and `NOTES.md`), an overlay
+file (`.yaml`),
 or else a variant id of the game. Every command resolves its variants here, so a folder
 works wherever a file or an id does, and a folder's own scenarios are found the same way
 by `cairn scenarios`, `validate` and `coverage`."""
@@ -7,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic
 
-__all__ = ["OVERLAY", "Named", "expansion_folder", "expansion_scenarios", "named", "overlay_path",
-           "own_expansion"]
+__all__ = ["OVERLAY", "Named", "expansion_folder", "expansion_hints", "expansion_scenarios", "merge_hints",
+           "named", "overlay_path", "own_expansion", "with_own_expansion"]
 
 OVERLAY = "overlay.yaml"      # the overlay of an expansion folder
 
@@ -94,3 +95,43 @@ def with_own_expansion(scenario_file: Path, variants: tuple[str, ...]) -> tuple[
         path = overlay_path(v)
         return path is not None and path.resolve() == mine
     return tuple(own) + tuple(v for v in variants if not is_mine(v))
+
+
+# Lists of terminal hints that an expansion's hints extend; any other list (a scale, the
+# players' colours) is a single value, which the expansion's replaces.
+EXTENDED_LISTS = ("hide", "tables", "why_not")
+
+
+def expansion_hints(variants: Iterable[str], diags: list[Diagnostic]) -> list[tuple[dict, Any]]:
+    """The terminal hints (`terminal.yaml`) of the expansion folders among `variants`, in
+    order, each with where it was written (a Src), so its names are checked against the
+    game at its own file's lines. A file that does not read is a problem in `diags`."""
+    from .files import display_path, read_part
+    from .spec import Src
+    out = []
+    for v in variants:
+        folder = expansion_folder(v)
+        path = folder / "terminal.yaml" if folder is not None else None
+        if path is None or not path.is_file():
+            continue
+        loaded, problems = read_part(path, display_path(path), "terminal")
+        diags.extend(problems)
+        if loaded is not None:
+            out.append((loaded.data["terminal"], Src(loaded, ("terminal",))))
+    return out
+
+
+def merge_hints(base: dict, more: dict, top: bool = True) -> dict:
+    """The game's hints with an expansion's on top: tables merged key by key (so a new
+    spot kind gets its colour beside the old ones), the lists of EXTENDED_LISTS extended,
+    any other value replaced. Neither argument is changed."""
+    out = dict(base)
+    for key, value in more.items():
+        old = out.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            out[key] = merge_hints(old, value, top=False)
+        elif top and key in EXTENDED_LISTS and isinstance(old, list) and isinstance(value, list):
+            out[key] = old + [v for v in value if v not in old]
+        else:
+            out[key] = value
+    return out
