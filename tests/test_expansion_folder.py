@@ -172,3 +172,9 @@ def test_the_folders_terminal_hints_join_the_games(lucky, capsys):
     hints.write_text("terminal:\n  hide: [no_such_var]\n", "utf-8")
     code, out, _ = run(capsys, "validate", "big-foot", "--variant", lucky)
     assert code == 1 and f"{hints}:2:10: terminal hide names 'no_such_var', which is not a variable" in out
+
+
+def test_a_missing_folder_is_one_clear_error(tmp_path, capsys):
+    gone = tmp_path / "gone"
+    code, out, err = run(capsys, "validate", "big-foot", "--variant", str(gone))
+    assert code == 1 and f"{gone}:1:1: no expansion folder {gone}" in out and "Traceback" not in out + err

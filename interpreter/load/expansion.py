@@ -32,14 +32,14 @@ class Named:
 
 def _looks_like_path(variant: str) -> bool:
     """A name with a path separator, or `.`/`..`, is a path; a bare name may be an id."""
-    return "/" in variant or "\\" in variant or variant in (".", "..") or variant.startswith("~")
+    return "/" in variant or "\\" in variant or variant in (".", "..")
 
 
 def named(variant: str) -> Named:
     """Resolves one `--variant`: a folder holding overlay.yaml, a .yaml file, else an id.
     A folder without overlay.yaml is a problem when the name is written as a path (a bare
     name that happens to be a local folder is still read as the game's variant id)."""
-    path = Path(variant).expanduser()
+    path = Path(variant)
     if path.is_dir():
         if (path / OVERLAY).is_file():
             return Named(variant, path / OVERLAY, path)
@@ -50,6 +50,9 @@ def named(variant: str) -> Named:
         return Named(variant)
     if variant.endswith((".yaml", ".yml")):
         return Named(variant, path)
+    if _looks_like_path(variant):       # a variant id has no '/': this names a missing folder
+        return Named(variant, problem=Diagnostic(variant, 1, 1, f"no expansion folder {variant} "
+                                                 f"(a folder holding {OVERLAY}, an overlay .yaml file, or a variant id)"))
     return Named(variant)
 
 
