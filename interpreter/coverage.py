@@ -19,6 +19,7 @@ from typing import Any
 from .diagnostics import DefinitionError
 from .engine.game import CompiledGame
 from .load.citations import cited
+from .load.expansion import expansion_scenarios
 from .load.files import display_path, read_part
 from .scenarios import scenario_files
 
@@ -63,7 +64,7 @@ def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:
     from .scenarios import run_file
     chosen = set(variants)
     out = []
-    for path in scenario_files(folder):
+    for path in scenario_files(folder) + expansion_scenarios(variants):    # an expansion folder's own too
         loaded, problems = read_part(path, display_path(path), "scenario")
         if loaded is None:
             raise DefinitionError(problems)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .diff import diff, load_spec, model
-from .load.build import is_overlay_file
+from .load.expansion import overlay_path
 from .load.citations import cited
 from .load.spec import Node, Spec
 from .words import span
@@ -218,7 +218,7 @@ def _clauses(spec: Spec) -> list[Block]:
 
 def _variants(folder: Path, spec: Spec, chosen: list[str]) -> list[Block]:
     # A variant given as a file is known by its id too: it is not shown again as another.
-    files = {Path(v).resolve() for v in chosen if is_overlay_file(v)}
+    files = {p.resolve() for p in map(overlay_path, chosen) if p is not None}
     others = [v for v, (_l, path) in spec.variants.items() if v not in chosen and path.resolve() not in files]
     if not others:
         return []

@@ -24,6 +24,7 @@ from .lang.fast import mark_written
 from .load.trees import kept_trees
 from .lang.runtime import Ctx
 from .load.build import load_game
+from .load.expansion import with_own_expansion
 from .load.files import display_path, read_part, resolve_game
 from .scenario_checks import check_facts
 from .words import plural
@@ -67,8 +68,9 @@ def _game_of(path: Path, data: dict, variants: tuple, games: dict, lean: bool = 
 
 def _variants(path: Path, data: dict, sc: dict) -> tuple:
     # A variant may be an overlay file next to the scenarios (an expansion kept apart).
-    return tuple(str(Path(path).parent / v) if v.endswith((".yaml", ".yml")) else v
-                 for v in tuple(data.get("variants", [])) + tuple(sc.get("variants", [])))
+    # A file of an expansion folder's scenarios/ runs with that expansion (load/expansion.py).
+    return with_own_expansion(path, tuple(str(Path(path).parent / v) if v.endswith((".yaml", ".yml")) else v
+                                          for v in tuple(data.get("variants", [])) + tuple(sc.get("variants", []))))
 
 
 def static_problems(path: Path, games: dict | None = None) -> list[Diagnostic]:

@@ -42,8 +42,9 @@ def load(target: str, variants: Sequence[str]) -> CompiledGame:
 
 def warn_old_formats(folder: Path | None, variants: Sequence[str]) -> None:
     """Prints one deprecation warning per file of an older format (docs/FORMAT.md)."""
+    from ..load.expansion import overlay_path
     from ..load.migrate import deprecations
-    overlays = [Path(v) for v in variants if v.endswith((".yaml", ".yml"))]
+    overlays = [p for p in map(overlay_path, variants) if p is not None]
     for d in deprecations(folder, overlays):
         print(d, file=sys.stderr)
 

@@ -7,11 +7,11 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..diagnostics import DefinitionError, Diagnostic, bounded
 from ..load.build import build, list_variants, load_game, no_cycle_collection
-from ..load.files import FileRefused, game_ids, read_capped, resolve_game
+from ..load.files import display_path, game_ids, read_part, resolve_game
 from .common import UsageError, check_players, game_folder, load, plural, warn_old_formats
 from ..words import span
 
@@ -58,12 +58,12 @@ def remembered_verdict(target: str, folder: Path, variants: Sequence[str]) -> tu
     kept as JSON (plain data), sealed to its name like every entry: a verdict copied from
     another game's entry fails the check and the game is checked again."""
     from ..load import cache
-    from ..load.build import is_overlay_file
+    from ..load.expansion import named
     from ..load.files import definitions_root
     if cache.cache_dir() is None:
         return verdict(target, folder, variants)
-    overlays = [cache.digest(str(Path(v).resolve()), cache.file_digest(Path(v)).hex())
-                for v in variants if is_overlay_file(v)]
+    overlays = [cache.folder_digest(n.folder) if n.folder else cache.digest(str(n.overlay.resolve()), cache.file_digest(n.overlay).hex())
+                for n in map(named, variants) if n.overlay is not None]
     name = "validate-" + cache.digest(cache.cairn_digest(), str(Path.cwd().resolve()), str(definitions_root().resolve()),
                                       target, *variants, "|", *overlays, cache.folder_digest(folder)) + ".json"
     kept = _kept_verdict(cache.load_json(name))
@@ -116,7 +116,8 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
             break  # the base is broken: variant checks would repeat its problems
     from ..editions import problems as edition_problems
     problems.extend(d for d in edition_problems(folder) if d not in problems)
-    for path in sorted((folder / "scenarios").glob("*.yaml")):
+    from ..load.expansion import expansion_scenarios
+    for path in sorted((folder / "scenarios").glob("*.yaml")) + expansion_scenarios(variants):
         problems.extend(d for d in static_problems(path, games) if d not in problems)
     return problems, checked
 
@@ -244,6 +245,26 @@ def _scenario_paths(targets: Sequence[str]) -> list[Path]:
     return paths
 
 
+def _with_expansions(paths: list[Path], variants: Sequence[str]) -> list[tuple[Path, Callable[[dict], bool]]]:
+    """Each scenario file to run with a test of which of its scenarios to run: with
+    --variant, the game's scenarios that apply (those needing only variants given) and
+    every scenario of the expansion folders given (they apply their own expansion)."""
+    from ..load.expansion import expansion_scenarios, named
+    problems = [n.problem for n in map(named, variants) if n.problem is not None]
+    if problems:
+        raise DefinitionError(problems)
+    own = expansion_scenarios(variants)
+    if not variants:
+        return [(p, lambda sc: True) for p in paths]
+    chosen = set(variants)
+
+    def applies_in(path: Path) -> Callable[[dict], bool]:
+        loaded, _problems = read_part(path, display_path(path), "scenario")
+        needs = set(loaded.data.get("variants", [])) if loaded is not None else set()
+        return lambda sc: not (needs | set(sc.get("variants", []))) - chosen
+    return [(p, applies_in(p)) for p in paths if p not in own] + [(p, lambda sc: True) for p in own]
+
+
 def cmd_scenarios(args: argparse.Namespace) -> int:
     import re
     from ..load.citations import cited
@@ -253,10 +274,10 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     except re.error as err:
         raise UsageError(f"-k {args.k}: {err}") from None
     rows = []
-    for path in _scenario_paths(args.targets):
-        for outcome in run_file(path, select=(lambda sc: pattern.search(sc["name"]) is not None
-                                               or any(pattern.search(c) for c in cited(sc["rule"])))
-                                if pattern else None):
+    for path, applies in _with_expansions(_scenario_paths(args.targets), args.variant):
+        for outcome in run_file(path, select=lambda sc: applies(sc) and (
+                                    pattern is None or pattern.search(sc["name"]) is not None
+                                    or any(pattern.search(c) for c in cited(sc["rule"])))):
             rows.append({"name": outcome.name, "clauses": cited(outcome.rule), "where": outcome.where,
                          "ok": outcome.ok, "failures": outcome.failures, "seconds": round(outcome.seconds, 4)})
     passed = sum(1 for r in rows if r["ok"])

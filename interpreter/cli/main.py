@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, migrate, play, resume, simulate, balance, replay, draw, serve.
+"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, migrate, new-expansion, play, resume, simulate, balance, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -73,8 +73,8 @@ def _sub(sub, name: str, summary: str, examples: list[str], func) -> argparse.Ar
 
 def _variant(p: argparse.ArgumentParser, side: str = "") -> None:
     p.add_argument("--variant", action="append", default=[], metavar="V",
-                   help=f"apply a variant or expansion{side}: its id, or an overlay file (repeatable), "
-                        "e.g. --variant my-variant")
+                   help=f"apply a variant or expansion{side}: its id, an overlay file, or an expansion "
+                        "folder holding overlay.yaml (repeatable), e.g. --variant my-variant")
 
 
 def _store(p: argparse.ArgumentParser) -> None:
@@ -169,6 +169,7 @@ def _inspect_commands(sub) -> None:
               "cairn scenarios my-expansion/scenarios.yaml -v"], _command("inspect_cmds", "cmd_scenarios"))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_FILE",
                    help="a game id or folder, then optionally some of its scenario files; or scenario files")
+    _variant(p, " (its scenarios run too, with the game's that apply)")
     p.add_argument("-k", metavar="PATTERN", help="only scenarios whose name or clause ids match this regular expression")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML (for CI)")
@@ -181,6 +182,14 @@ def _inspect_commands(sub) -> None:
     p.add_argument("target", metavar="DIR", help="a game folder (or one overlay file), e.g. ./my-old-game")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the folder needs migrating")
     p.add_argument("--dry-run", action="store_true", help="print what would change (a diff), write nothing")
+    _json(p)
+
+
+    p = _sub(sub, "new-expansion", "write the skeleton of an expansion folder (overlay.yaml, scenarios/, NOTES.md) "
+             "that validates with the game", ["cairn new-expansion my-game ./my-expansion"],
+             _command("new_expansion_cmd", "cmd_new_expansion", bounded=True))
+    p.add_argument("game", metavar="GAME_OR_PATH", help="the game it expands, e.g. my-game")
+    p.add_argument("dir", metavar="DIR", help="the folder to write (new, or empty); its name gives the expansion's id")
     _json(p)
 
 
@@ -284,6 +293,7 @@ def _view_commands(sub) -> None:
              ["cairn serve", "cairn serve my-game --port 8000", "cairn serve --records games.jsonl"], _command("serve_cmd", "cmd_serve"))
     p.add_argument("game", nargs="?", metavar="GAME_OR_PATH",
                    help="the game the page starts with (a folder is offered beside the built-in games), e.g. my-game")
+    _variant(p, " too, offered in the page's form beside the game's own variants")
     p.add_argument("--port", type=int, metavar="N", help="the port (default 8765, or a free one when it is taken; "
                    "0: a free one), e.g. --port 8000")
     p.add_argument("--host", default="127.0.0.1", metavar="H",

@@ -31,8 +31,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cairn serve needs the web extra ({err.name} is missing): "
                          "pip install 'cairn[web]'  (or, in a source tree: pip install '.[web]')") from None
     extra = [] if args.game is None else [game_folder(args.game)]
+    if args.variant and not extra:
+        raise UsageError("--variant needs the game it is offered with, e.g. cairn serve my-game --variant ./my-expansion")
     try:
-        catalogue = Catalogue(extra)
+        catalogue = Catalogue(extra, args.variant)
     except WebError as err:
         raise UsageError(str(err)) from None
     game = None if args.game is None else next(gid for gid, f in catalogue.folders.items() if f == extra[0])

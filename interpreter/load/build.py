@@ -26,6 +26,7 @@ from ..lang.runtime import WORK_BUDGET
 from ..verbs import load_all
 from . import abilities, citations, code_cache, objects, structure, terminal
 from .context import Compiling
+from .expansion import expansion_hints, merge_hints, named
 from .files import PART_FILES, display_path, given_once, read_part, resolve_game
 from .reader import read_capped
 from .overlay import apply_variants
@@ -74,11 +75,12 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
                                     + suggest(vid, spec.variants)
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
     variants = apply_variants(spec, variants, diags)
+    hints = expansion_hints(given, diags)      # an expansion folder's terminal.yaml
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:
         return None, _blamed(folder, spec, variants, diags, lean)
     # Compile even after problems (entries with schema problems were left out), so one run
     # reports every problem; the game is only returned when there were none.
-    game, diags = _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given)
+    game, diags = _compile(Compiling(spec, diags, trace=trace, lean=lean), folder, variants, given, hints)
     return game, _blamed(folder, spec, variants, diags, lean)
 
 
@@ -111,18 +113,24 @@ def content_hash(folder: Path, overlays: list[Path]) -> str:
 
 
 def is_overlay_file(variant: str) -> bool:
-    """Whether a --variant names an overlay file (an expansion kept outside the game folder)."""
-    return variant.endswith((".yaml", ".yml"))
+    """Whether a --variant names an overlay (a file, or an expansion folder) kept outside
+    the game folder, rather than one of the game's variant ids (load/expansion.py)."""
+    n = named(variant)
+    return n.overlay is not None or n.problem is not None
 
 
 def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> list[str]:
     """Reads the variants given as overlay files; returns every variant as an id."""
     out = []
     for v in variants:
-        if not is_overlay_file(v):
+        n = named(v)
+        if n.problem is not None:
+            diags.append(n.problem)
+            continue
+        if n.overlay is None:
             out.append(v)
             continue
-        path = Path(v)
+        path = n.overlay
         if not os.path.lexists(path):      # anything else there is read, and refused with why
             diags.append(Diagnostic(v, 1, 1, "no such overlay file"))
             continue
@@ -141,7 +149,7 @@ def overlay_files(spec: Spec, variants: list[str], diags: list[Diagnostic]) -> l
     return out
 
 
-def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
+def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str], hints: list = ()
              ) -> tuple[CompiledGame | None, list[Diagnostic]]:
     spec = cx.spec
     world = objects.compile_objects(cx)
@@ -176,6 +184,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     heuristic, tell_apart = _bot_hints(cx, {k for _o, k, _s in world.components})
     _check_vars(cx)
     terminal.check_hints(cx, functions, world.props)
+    for more in hints:
+        terminal.check_hints(cx, functions, world.props, more)
     if cx.diags:
         return None, cx.diags
     fastsrc.seal(cx.comp.env)       # every program is compiled: which attributes are printed only
@@ -213,6 +223,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str]
     )
     game.kind_index = world.kind_index
     game.terminal = spec.terminal[0] if spec.terminal else {}
+    for more, _src in hints:
+        game.terminal = merge_hints(game.terminal, more)
     game.env = cx.comp.env
     return game, []
 

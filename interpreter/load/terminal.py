@@ -9,12 +9,14 @@ from ..diagnostics import suggest
 from .context import Compiling
 
 
-def check_hints(cx: Compiling, functions: dict[str, Any], props: dict[str, dict] | None = None) -> None:
-    """Adds a diagnostic for each name in the hints that the game does not define."""
+def check_hints(cx: Compiling, functions: dict[str, Any], props: dict[str, dict] | None = None,
+                hints_src: tuple[dict, Any] | None = None) -> None:
+    """Adds a diagnostic for each name in the hints (the game's, or `hints_src`: an
+    expansion folder's, at its own lines) that the game does not define."""
     spec = cx.spec
-    if spec.terminal is None:
+    if hints_src is None and spec.terminal is None:
         return
-    hints, src = spec.terminal
+    hints, src = hints_src or spec.terminal
     params = {k: tuple(v[0].get("params", ())) for k, v in spec.sections["functions"].items()}
 
     def need_function(name: str, arity: int, where: tuple) -> None:
