@@ -204,10 +204,15 @@ def _changed(cat: str, key: str, a: Any, b: Any) -> Change:
     return Change(cat, key, what, fields)
 
 
-def _short(v: Any, width: int = 90) -> str:
+WHOLE = 2_000    # characters of a value shown whole: a rule checker reads the change itself
+
+
+def _short(v: Any, width: int = WHOLE) -> str:
+    """Returns a value on one line, whole up to `width` characters (past that, an overlay's
+    text is not a rule to read but input to bound: its start and its length)."""
     text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
     text = " ".join(str(text).split())
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else f"{text[:width]}… ({len(text):,} characters)"
 
 
 def _dropped(name: str, before: Any, after: Any) -> str:
@@ -218,7 +223,7 @@ def _dropped(name: str, before: Any, after: Any) -> str:
     if name == "rule" and isinstance(before, list) and isinstance(after, list):
         gone = [x for x in before if x not in after]
         if gone:
-            return "  (drops " + ", ".join(_short(x, 40) for x in gone) + ")"
+            return "  (drops " + ", ".join(_short(x) for x in gone) + ")"
     return ""
 
 
@@ -243,5 +248,5 @@ def render(changes: list[Change], left: str, right: str) -> str:
                 lines.append(f"  {sign[c.what]} {c.key}{by}")
                 for f, (x, y) in c.fields.items():
                     label = f or "value"
-                    lines.append(f"      {label}: {_short(x, 60)} -> {_short(y, 60)}{_dropped(f, x, y)}")
+                    lines.append(f"      {label}: {_short(x)} -> {_short(y)}{_dropped(f, x, y)}")
     return "\n".join(lines)

@@ -125,3 +125,13 @@ def test_model_entries_are_what_a_json_round_trip_gives():
         finally:
             diffmod._clean = saved
         assert json.dumps(fast) == json.dumps(slow)
+
+
+def test_diff_shows_each_changed_value_whole(capsys):
+    """A rule checker reads the change itself: a reading, a procedure's text, shown whole on
+    its line (values were cut at 60-90 characters with "…")."""
+    assert main(["diff", "big-foot", "--variant", "deep-snow"]) == 1
+    out = capsys.readouterr().out
+    assert "…" not in out
+    assert ("A Big Foot move that a dozing card cancels has no roll and threatens nobody, so no "
+            "PROTECTION card is laid for it.") in out
