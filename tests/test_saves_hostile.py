@@ -21,22 +21,10 @@ from interpreter.records import RECORD_FIELDS
 from interpreter.terminal import save_check
 from interpreter.terminal.session import Quit, Session, load_save
 from interpreter.undo import Checkpoint, UndoError, undo
+from answers import scripted
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "big-foot"
-
-
-def scripted(answers):
-    it = iter(answers)
-
-    def ask(prompt=""):
-        if prompt == "":
-            return ""
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return ask
 
 
 @pytest.fixture(scope="module")

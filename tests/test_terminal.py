@@ -18,6 +18,7 @@ from interpreter.terminal.board import Look, _place_labels, draw_board
 from interpreter.terminal.screen import Screens, marks, view_parts, why_not
 from interpreter.terminal.session import Quit, Session, load_save
 from interpreter.terminal.style import plain
+from answers import scripted
 from test_hidden_info import perturbed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,20 +202,6 @@ def test_a_token_that_cannot_move_is_explained():
 
 
 # ---- sessions: undo, save and resume, passing ---------------------------------------
-
-def scripted(answers):
-    """Answers the decisions in turn (Enter for a pass screen, which asks with no prompt)."""
-    it = iter(answers)
-
-    def ask(prompt=""):
-        if prompt == "":
-            return ""
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-    return ask
-
 
 def session(gid, seats, answers, **kw):
     g = game(gid)
