@@ -46,6 +46,19 @@ def test_list_json(capsys):
     assert "error" not in bf
 
 
+def test_list_marks_the_example_expansions(capsys):
+    """Variants whose content is invented for Cairn are marked as examples, the rulebook's
+    own variants are not (the marks follow `provenance: {kind: invented}`)."""
+    import yaml
+    invented = sorted(f.stem for f in (ROOT / "definitions").glob("*/variants/*.yaml")
+                      if (yaml.safe_load(f.read_text("utf-8"))["variant"].get("provenance") or {}).get("kind") == "invented")
+    assert "riverfolk" in invented and "first-game" not in invented      # the rulebook's variants are not examples
+    rc, out, _ = run(capsys, "list", "--json")
+    assert sorted(v for r in json.loads(out) for v in r["examples"]) == invented
+    rc, out, _ = run(capsys, "list")
+    assert sorted(l.split()[1] for l in out.splitlines() if l.endswith("[example: invented for Cairn]")) == invented
+
+
 # ---- validate --------------------------------------------------------------------
 
 def test_validate_big_foot_ok(capsys):

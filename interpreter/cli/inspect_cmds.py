@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..diagnostics import DefinitionError, Diagnostic, bounded
-from ..load.build import build, list_variants, load_game, no_cycle_collection
+from ..load.build import build, example_variants, list_variants, load_game, no_cycle_collection
 from ..load.files import display_path, game_ids, read_part, resolve_game
 from .common import UsageError, check_players, game_folder, load, plural, warn_old_formats
 from ..words import span
@@ -22,10 +22,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         try:
             g = load_game(gid)
             rows.append({"id": gid, "name": g.name, "players": [g.min_players, g.max_players],
-                         "variants": list_variants(gid)})
+                         "variants": list_variants(gid), "examples": example_variants(gid)})
         except DefinitionError as err:
             rows.append({"id": gid, "error": f"{len(err.diagnostics)} problem(s); run cairn validate {gid}",
-                         "variants": list_variants(gid)})
+                         "variants": list_variants(gid), "examples": example_variants(gid)})
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
@@ -33,7 +33,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         players = span(r["players"][0], r["players"][1], "player") if "players" in r else r["error"]
         print(f"{r['id']:20} {r.get('name', ''):20} {players}")
         for vid, name in r["variants"].items():
-            print(f"    --variant {vid:16} {name}")
+            mark = "  [example: invented for Cairn]" if vid in r["examples"] else ""
+            print(f"    --variant {vid:16} {name}{mark}")
     return 0
 
 

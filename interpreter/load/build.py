@@ -33,7 +33,7 @@ from .overlay import apply_variants
 from .spec import Spec, read_spec
 from .trees import kept_trees
 
-__all__ = ["build", "load_game", "list_variants", "read_spec"]
+__all__ = ["build", "example_variants", "load_game", "list_variants", "read_spec"]
 
 
 def build(folder: Path, variants: list[str], trace: bool = False,
@@ -464,3 +464,14 @@ def list_variants(spec: str | Path) -> dict[str, str]:
         return {}
     s, _ = read_spec(folder)
     return {k: v[0].data["variant"]["name"] for k, v in s.variants.items()}
+
+
+def example_variants(spec: str | Path) -> list[str]:
+    """Returns the ids of a game's example expansions: variants whose content is invented
+    for Cairn (`provenance: {kind: invented}`), not from the rulebook or a published product."""
+    folder = resolve_game(spec)
+    if folder is None:
+        return []
+    s, _ = read_spec(folder)
+    return [k for k, v in s.variants.items()
+            if (v[0].data["variant"].get("provenance") or {}).get("kind") == "invented"]
