@@ -14,6 +14,7 @@ from interpreter.diff import diff, load_spec, model, render  # noqa: E402
 
 SHOWN = [("big-foot", "deep-snow"), ("stonefire", "riverfolk"), ("footprints", "firekeepers"),
          ("footprints", "ja-edition")]
+SHOWN += [("fantastic-trails", "morning-dew"), ("fantastic-trails", "stag-beetle")]
 
 
 def text(game: str, variant: str) -> str:
