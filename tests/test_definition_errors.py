@@ -423,7 +423,7 @@ def test_valid_overlay_adds_card_and_replaces_procedure(work, capsys):
     # validate checks the base and each variant alone
     rc, out, err = cli(capsys, "validate", "x")
     assert (rc, out) == (0, "")
-    assert "valid: checked x; x --variant deep-snow; x --variant x" in err
+    assert "valid: checked x; x --variant cabin-stores; x --variant deep-snow; x --variant x" in err
     # and the overlay plays: seat 1 always begins
     rc, out, _ = cli(capsys, "simulate", "x", "--variant", "x", "--players", "2", "--games", "2",
                      "--seed", "1", "--json", "--quiet")
@@ -440,7 +440,7 @@ def test_broken_overlays(work, capsys):
     assert diags_of(copy, ["dup"]) == [dup]
     assert diags_of(copy, ["rm"]) == [RM_MSG]
     assert diags_of(copy, ["req"]) == [REQ_MSG]
-    assert diags_of(copy, ["nope"]) == ["var:1:1: no variant 'nope'; known: deep-snow, dup, req, rm"]
+    assert diags_of(copy, ["nope"]) == ["var:1:1: no variant 'nope'; known: cabin-stores, deep-snow, dup, req, rm"]
 
     rc, out, err = cli(capsys, "validate", "var")
     assert rc == 1
