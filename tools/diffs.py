@@ -12,9 +12,9 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.diff import diff, load_spec, model, render  # noqa: E402
 
-SHOWN = [("big-foot", "deep-snow"), ("stonefire", "riverfolk"), ("footprints", "firekeepers"),
-         ("footprints", "ja-edition")]
-SHOWN += [("fantastic-trails", "morning-dew"), ("fantastic-trails", "stag-beetle")]
+SHOWN = [("big-foot", "deep-snow"), ("big-foot", "cabin-stores"), ("stonefire", "riverfolk"),
+         ("stonefire", "hillfolk"), ("footprints", "firekeepers"), ("footprints", "hearth"),
+         ("footprints", "ja-edition"), ("fantastic-trails", "morning-dew"), ("fantastic-trails", "stag-beetle")]
 
 
 def text(game: str, variant: str) -> str:
