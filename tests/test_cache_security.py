@@ -17,6 +17,7 @@ import pickle
 import random
 import shutil
 import stat
+import sys
 import tracemalloc
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -28,8 +29,10 @@ from interpreter.lang import memo, parser
 from interpreter.load import cache, cache_trust, code_cache, files, root, seed, trees
 
 ROOT = Path(__file__).resolve().parents[1]
-OTHER_UID = 54321                      # no one's: a folder chown'ed to it belongs to "someone else"
-AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+sys.path.insert(0, str(ROOT / "tools"))
+# the hostile corpus's own ways to spoil an entry, and the uid that is no one's
+from cache_hostile import AS_ROOT, OTHER_UID, UNPRIVATE, unprivate  # noqa: E402
+sys.path.pop(0)
 KINDS = ("yaml", "trees", "code", "board", "validate")
 TAMPERS = ("replaced", "swapped", "bitflip", "foreign", "truncated")
 
@@ -342,27 +345,14 @@ def test_the_parser_tables_are_a_sealed_entry_too(world, tmp_path, monkeypatch):
         parser._parser.cache_clear()
 
 
-@pytest.mark.parametrize("how", ["link", "fifo", "folder", "other user", "0666"])
+@pytest.mark.parametrize("how", UNPRIVATE)
 def test_an_entry_that_is_not_a_private_regular_file_is_not_read(world, how, tmp_path, monkeypatch):
     if how == "other user" and not AS_ROOT:
         pytest.skip("giving a file to another user needs root")
     folder = _copy_clean(world, tmp_path / "cache")
     name = _target(world, "board")[0]
     path = folder / name
-    if how == "link":
-        kept = tmp_path / "elsewhere"
-        path.rename(kept)
-        path.symlink_to(kept)
-    elif how == "fifo":
-        path.unlink()
-        os.mkfifo(path)
-    elif how == "folder":
-        path.unlink()
-        path.mkdir()
-    elif how == "other user":
-        os.chown(path, OTHER_UID, OTHER_UID)
-    else:
-        os.chmod(path, 0o666)
+    unprivate(path, how, tmp_path / "elsewhere")
     _use(monkeypatch, folder)
     assert cache.read_bytes(name) is None                 # a link, even to a good entry, is not read
     assert _play(world["where"] / "tic-tac-toe") == world["outcome"]["tic-tac-toe"]

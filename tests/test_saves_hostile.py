@@ -61,14 +61,19 @@ def _set(key, value):
     return tamper
 
 
+def _replayed(rec: dict, actions: list):
+    """Returns the state the record's game reaches after `actions`."""
+    g = load_game(ROOT / "definitions" / GAME, [])
+    state = g.new_initial_state(rec["players"], rec["seed"])
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
 def _other_legal_choice(save: dict) -> dict:
     """Changes the last choice to another option of the same decision (still legal)."""
     rec = save["record"]
-    g = load_game(ROOT / "definitions" / GAME, [])
-    state = g.new_initial_state(rec["players"], rec["seed"])
-    for a in rec["actions"][:-1]:
-        state.apply_action(a)
-    options = state.legal_actions()
+    options = _replayed(rec, rec["actions"][:-1]).legal_actions()
     assert len(options) > 1
     rec["actions"][-1] = next(a for a in options if a != rec["actions"][-1])
     return save
@@ -76,11 +81,7 @@ def _other_legal_choice(save: dict) -> dict:
 
 def _added_choice(save: dict) -> dict:
     rec = save["record"]
-    g = load_game(ROOT / "definitions" / GAME, [])
-    state = g.new_initial_state(rec["players"], rec["seed"])
-    for a in rec["actions"]:
-        state.apply_action(a)
-    rec["actions"].append(state.legal_actions()[0])
+    rec["actions"].append(_replayed(rec, rec["actions"]).legal_actions()[0])
     return save
 
 
@@ -94,8 +95,7 @@ def _checkpoint(i, value):
 def _bot_checkpoint(save: dict) -> dict:
     """Moves a checkpoint to a choice the bot made (its seat still the person's)."""
     rec = save["record"]
-    g = load_game(ROOT / "definitions" / GAME, [])
-    state = g.new_initial_state(rec["players"], rec["seed"])
+    state = _replayed(rec, [])
     bot_at = None
     for i, a in enumerate(rec["actions"]):
         if state.current_player() == 1 and i > save["checkpoints"][0][0]:

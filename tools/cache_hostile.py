@@ -39,6 +39,27 @@ from interpreter.load import cache, cache_trust, files, seed  # noqa: E402
 
 OTHER_UID = 54321
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+UNPRIVATE = ("link", "fifo", "folder", "0666", "other user")
+
+
+def unprivate(path: Path, how: str, elsewhere: Path) -> None:
+    """Makes a cache entry something the cache must not read (one of UNPRIVATE): a link to
+    the entry moved `elsewhere`, a FIFO, a folder, a file others can write, another user's."""
+    if how == "link":
+        path.rename(elsewhere)
+        path.symlink_to(elsewhere)
+    elif how == "fifo":
+        path.unlink()
+        os.mkfifo(path)
+    elif how == "folder":
+        path.unlink()
+        path.mkdir()
+    elif how == "0666":
+        os.chmod(path, 0o666)
+    elif how == "other user":
+        os.chown(path, OTHER_UID, OTHER_UID)
+    else:
+        raise ValueError(f"expected one of {', '.join(UNPRIVATE)}, got {how!r}")
 
 
 class Planted:
@@ -209,19 +230,8 @@ def entry_cases(case, names: dict[str, set[str]], work: Path) -> None:
                 elif how == "past the cap":
                     with open(path, "ab") as f:
                         f.truncate(cache.MAX_ENTRY + 1)
-                elif how == "link":
-                    path.rename(folder / "elsewhere")
-                    path.symlink_to(folder / "elsewhere")
-                elif how == "fifo":
-                    path.unlink()
-                    os.mkfifo(path)
-                elif how == "folder":
-                    path.unlink()
-                    path.mkdir()
-                elif how == "0666":
-                    os.chmod(path, 0o666)
-                elif how == "other user":
-                    os.chown(path, OTHER_UID, OTHER_UID)
+                elif how in UNPRIVATE:
+                    unprivate(path, how, folder / "elsewhere")
             return prepare
         for how in ("replaced", "foreign", "swapped", "bitflip", "truncated", "empty", "header only",
                     "past the cap", "link", "fifo", "folder", "0666", "other user"):
