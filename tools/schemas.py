@@ -160,6 +160,14 @@ DEFS: dict[str, Any] = {
     "scoring": obj({"score": L("expr"), "tiebreak": {"type": "array", "items": L("expr"), "maxItems": 10},
                     "doc": {"type": "string"}, "rule": L("rule"),
                     "win_if": {**TEXT, "description": "a seat with the best score wins only if this holds for it"},
+                    "payoff": obj({"of": {**L("expr"), "description": "win (1 for each winner, 0 for the "
+                                          "others: the default), zero-sum (a seat's score less the mean "
+                                          "score), or an expression of `me`"},
+                                   "range": {"type": "array", "items": {"type": "number"}, "minItems": 2,
+                                             "maxItems": 2, "description": "the least and the most a seat "
+                                             "can get (OpenSpiel's min and max utility)"},
+                                   "doc": {"type": "string"}}, ("of",),
+                                  doc="what each seat gets when the game ends (state.returns(), the adapters)"),
                     "bots": obj({"heuristic": {**L("expr"), "description": "how bots rate a seat's standing "
                                                "mid-game (default: the score formula); higher is better"},
                                  "tell_apart": {**table({"type": "array", "items": L("name"), "maxItems": 20}, ID),

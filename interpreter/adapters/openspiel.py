@@ -13,7 +13,8 @@ Shape of each game (docs/ADAPTERS.md says why):
   IMPERFECT_INFORMATION (the seed, and any hidden zone, is unseen).
 - Actions are option indices, bounded by `max_actions` (adapters/common.py).
 - Observation strings are the seat's own Cairn view; information state strings add the
-  seat's log and its own past choices. Returns: 1 for each winner, 0 for the others.
+  seat's log and its own past choices. Returns: the game's declared payoff (`scoring:
+  payoff:`), by default 1 for each winner and 0 for the others.
 """
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ def register(game: str, variants: tuple[str, ...] = ()) -> str:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if compiled.payoff == "zero-sum"
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=compiled.max_players, min_num_players=compiled.min_players,
         provides_information_state_string=True, provides_information_state_tensor=False,
@@ -91,8 +93,10 @@ class CairnGame(pyspiel.Game):
         if self.deals < 1 or self.max_actions < 1:
             raise ValueError(f"expected deals and max_actions of at least 1, got {self.deals}, {self.max_actions}")
         info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=self.deals,
-                                num_players=self.players, min_utility=0.0, max_utility=1.0,
-                                utility_sum=None, max_game_length=MAX_GAME_LENGTH)
+                                num_players=self.players, min_utility=self.compiled.payoff_range[0],
+                                max_utility=self.compiled.payoff_range[1],
+                                utility_sum=0.0 if self.compiled.payoff == "zero-sum" else None,
+                                max_game_length=MAX_GAME_LENGTH)
         super().__init__(self.game_type, info, params)
 
     def new_initial_state(self) -> "CairnState":

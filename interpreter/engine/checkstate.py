@@ -162,6 +162,10 @@ def _ending(d: dict) -> str | None:
             return "the game is over but has no result"
         if len(r["scores"]) != d["n"] or len(r["returns"]) != d["n"]:
             return "the result does not have one score per player"
+        pay = r.get("payoffs", [])
+        if "payoffs" in r and (type(pay) is not list or len(pay) != d["n"]
+                               or any(type(x) is not float for x in pay)):
+            return "the result's payoffs are not one number per player"
     elif d["pending"] is None:
         return "the game is neither over nor waiting for a decision"
     if any(type(a) is not int for a in d["actions"]):

@@ -60,6 +60,8 @@ class CompiledGame:
     tiebreaks: list[Callable]
     abilities: AbilityTable = field(default_factory=AbilityTable)   # triggers and abilities, indexed
     win_if: Callable | None = None
+    payoff: Callable | str | None = None          # None: win flags; "zero-sum"; or a formula of `me`
+    payoff_range: tuple[float, float] = (0.0, 1.0)
     internal_vars: set[str] = field(default_factory=set)
     legend: str = ""
     player_names: list[str] = field(default_factory=list)
@@ -231,7 +233,15 @@ class GameState:
         return json.dumps(self.observation(self._seat(player)), sort_keys=True, ensure_ascii=False)
 
     def returns(self) -> list[float]:
-        """Returns 1.0 for each winner, 0.0 for the others (all 0.0 before the end)."""
+        """Returns each seat's payoff as the game declares it (`scoring: payoff:`; by default
+        1.0 for each winner, 0.0 for the others), all 0.0 before the end."""
+        r = self.d["result"]
+        if not r:
+            return [0.0] * self.d["n"]
+        return list(r.get("payoffs", r["returns"]))
+
+    def win_flags(self) -> list[float]:
+        """Returns 1.0 for each winner, 0.0 for the others, whatever payoff the game declares."""
         r = self.d["result"]
         return list(r["returns"]) if r else [0.0] * self.d["n"]
 

@@ -49,8 +49,35 @@ def finish(g: Any, d: dict, reason: str) -> None:
     returns = [1.0 if p in winners else 0.0 for p in range(n)]
     d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,
                    "returns": returns}
+    if getattr(g, "payoff", None) is not None:
+        problem = _payoffs(g, d, scores)
+        if problem:
+            abort(g, d, problem)
+            return
     if not d.get("log_on", True):
         return                           # a playout keeps no log: its result says it all
     d["log"].append([f"game over ({reason}): scores {scores}; "
                      + ("winner(s) " + ", ".join(g.player_name(p) for p in winners) if winners
                         else "nobody wins"), None])
+
+
+def _payoffs(g: Any, d: dict, scores: list) -> str | None:
+    """Adds the declared payoffs to the result (`returns` keeps the win flags); returns
+    what went wrong instead, so a payoff off its declared range never passes silently."""
+    n = d["n"]
+    if g.payoff == "zero-sum":
+        mean = sum(scores) / n
+        pay = [float(s - mean) for s in scores]
+    else:
+        try:
+            pay = [g.payoff(Ctx(d, g, {"me": p})) for p in range(n)]
+        except _FORMULA_ERRORS as err:
+            return f"payoff failed: {err}"
+        if any(type(x) not in (int, float) for x in pay):
+            return f"payoff is not a number: {pay}"
+        pay = [float(x) for x in pay]
+    lo, hi = g.payoff_range
+    if any(not lo <= x <= hi for x in pay):
+        return f"payoff {pay} is outside its declared range [{lo:g}, {hi:g}]"
+    d["result"]["payoffs"] = pay
+    return None

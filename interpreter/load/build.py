@@ -202,6 +202,7 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str],
         player_vars=_defaults(spec.player_vars, params), private_vars=set(spec.private),
         game_vars=_defaults(spec.game_vars, params),
         score=scoring[0], tiebreaks=scoring[1], win_if=scoring[2], abilities=table,
+        payoff=scoring[3], payoff_range=scoring[4],
         heuristic=heuristic, tell_apart=tell_apart,
         internal_vars=set(spec.internal), legend=spec.legend,
         player_names=list(meta.get("player_names", [])),
@@ -404,12 +405,29 @@ def _traced(name: str, fn: Any) -> Any:
     return traced
 
 
-def _scoring(cx: Compiling) -> tuple[Any, list, Any]:
+def _scoring(cx: Compiling) -> tuple[Any, list, Any, Any, tuple[float, float]]:
     scoring, src = cx.spec.scoring
     score = cx.expression(scoring["score"], src.at("score"), ("me",))
     ties = [cx.expression(t, src.at("tiebreak", i), ("me",)) for i, t in enumerate(scoring.get("tiebreak", []))]
     win_if = cx.expression(scoring["win_if"], src.at("win_if"), ("me",)) if "win_if" in scoring else None
-    return score, ties, win_if
+    return score, ties, win_if, *_payoff(cx, scoring.get("payoff"), src)
+
+
+def _payoff(cx: Compiling, payoff: dict | None, src: Any) -> tuple[Any, tuple[float, float]]:
+    """The payoff a game declares: None for win flags (the default), "zero-sum", or a
+    compiled expression of `me`; with the range the adapters announce. A declared payoff
+    other than win must say its range: OpenSpiel's algorithms rely on the bounds."""
+    if not payoff or payoff.get("of") == "win":
+        return None, (0.0, 1.0)
+    where = src.at("payoff")
+    lo_hi = payoff.get("range")
+    if lo_hi is None or lo_hi[0] > lo_hi[1]:
+        cx.diags.append(where.diag("payoff needs range: [least, most] (the least and the most a seat can get)"))
+        return None, (0.0, 1.0)
+    rng = (float(lo_hi[0]), float(lo_hi[1]))
+    if payoff["of"] == "zero-sum":
+        return "zero-sum", rng
+    return cx.expression(payoff["of"], where.at("of"), ("me",)), rng
 
 
 def _bot_hints(cx: Compiling, kinds: set[str]) -> tuple[Any, dict[str, tuple[str, ...]]]:
