@@ -6,11 +6,12 @@ bots, algorithms and conformance tests (`pyspiel.random_sim_test`) run on it.
     game = pyspiel.load_game("cairn_my_game", {"players": 3})
 
 Shape of each game (docs/ADAPTERS.md says why):
-- Chance is explicit and honest: the first node is a chance node that deals one of
-  `deals` equally likely seeds (derived from `rng_seed`); every later die and shuffle is
-  drawn from the state's own RNG, fixed by that seed and hidden from every player. So
-  the game is EXPLICIT_STOCHASTIC, replays exactly from its history, and is declared
-  IMPERFECT_INFORMATION (the seed, and any hidden zone, is unseen).
+- Chance where it happens (`chance="explicit"`, the default): every die, step of a
+  shuffle and random pick is a chance node with its equally likely outcomes, so
+  chance-aware algorithms see it. `chance="deals"` keeps the sampled mode: the first node
+  deals one of `deals` seeds (derived from `rng_seed`) and later draws come from the
+  state's own RNG, hidden from every player. Either way the game is EXPLICIT_STOCHASTIC,
+  replays exactly from its history, and is declared IMPERFECT_INFORMATION.
 - Actions are option indices, bounded by `max_actions` (adapters/common.py).
 - Observation strings are the seat's own Cairn view; information state strings add the
   seat's log and its own past choices. Returns: the game's declared payoff (`scoring:
@@ -26,6 +27,7 @@ except ImportError as err:   # the extra is missing: say which
     raise ImportError("the OpenSpiel adapter needs the openspiel extra: pip install 'cairn[openspiel]'") from err
 
 from ..engine.game import CompiledGame, GameState
+from ..engine.rng import ChanceNeeded
 from ..engine.state import clone_state, dumps
 from ..engine.vm import check_waiting
 from ..batch import compiled as cached
@@ -60,8 +62,8 @@ def register(game: str, variants: tuple[str, ...] = ()) -> str:
         max_num_players=compiled.max_players, min_num_players=compiled.min_players,
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=False,
-        parameter_specification={"players": compiled.min_players, "deals": DEALS, "rng_seed": 0,
-                                 "max_actions": ACTION_BOUND})
+        parameter_specification={"players": compiled.min_players, "chance": "explicit", "deals": DEALS,
+                                 "rng_seed": 0, "max_actions": ACTION_BOUND})
     key = name.replace("-", "_")
     state_cls = type(f"State_{key}", (CairnState,), {"compiled": compiled, "__module__": __name__})
     game_cls = type(f"Game_{key}", (CairnGame,), {"compiled": compiled, "game_type": game_type,
@@ -70,6 +72,13 @@ def register(game: str, variants: tuple[str, ...] = ()) -> str:
     globals()[game_cls.__name__], globals()[state_cls.__name__] = game_cls, state_cls
     pyspiel.register_game(game_type, game_cls)
     return name
+
+
+def chance_bound(g: CompiledGame) -> int:
+    """Returns a bound on the outcomes of one draw: a shuffle or a pick draws among at most
+    every object or space of the game, a die among its faces (a larger draw is refused)."""
+    faces = max((len(f) for f in g.dice.values()), default=0)
+    return max(2, len(g.components), len(g.spaces), faces, len(g.zones))
 
 
 def register_all() -> list[str]:
@@ -90,9 +99,13 @@ class CairnGame(pyspiel.Game):
         self.deals = int(params.get("deals", DEALS))
         self.rng_seed = int(params.get("rng_seed", 0))
         self.max_actions = int(params.get("max_actions", ACTION_BOUND))
+        self.chance = str(params.get("chance", "explicit"))
         if self.deals < 1 or self.max_actions < 1:
             raise ValueError(f"expected deals and max_actions of at least 1, got {self.deals}, {self.max_actions}")
-        info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=self.deals,
+        if self.chance not in ("explicit", "deals"):
+            raise ValueError(f"expected chance 'explicit' or 'deals', got {self.chance!r}")
+        outcomes = self.deals if self.chance == "deals" else chance_bound(self.compiled)
+        info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=outcomes,
                                 num_players=self.players, min_utility=self.compiled.payoff_range[0],
                                 max_utility=self.compiled.payoff_range[1],
                                 utility_sum=0.0 if self.compiled.payoff == "zero-sum" else None,
@@ -109,27 +122,38 @@ class CairnGame(pyspiel.Game):
 
 
 class CairnState(pyspiel.State):
-    """One playthrough: a chance deal, then the Cairn state it started. Only plain data
-    lives on the instance (OpenSpiel clones a Python state by deep copy); the compiled
-    game is the class's."""
+    """One playthrough. Only plain data lives on the instance (OpenSpiel clones a Python
+    state by deep copy); the compiled game is the class's.
+
+    With `chance="explicit"` (the default) every random draw of the rules (a die, a step of
+    a shuffle, a random pick) is a chance node with its equally likely outcomes: the step
+    that drew is run again from the state before it, its draws scripted by the outcomes
+    chosen so far, until it completes (rng.ChanceNeeded asks for the next one). With
+    `chance="deals"` the first node deals one of `deals` seeds and later draws are hidden
+    inside the engine's seeded RNG (sampled chance)."""
 
     compiled: CompiledGame
 
     def __init__(self, game: CairnGame):
         super().__init__(game)
         self.players, self.deals, self.rng_seed = game.players, game.deals, game.rng_seed
-        self.max_actions = game.max_actions
-        self.plain: _Plain | None = None    # the Cairn state's data, once dealt
+        self.max_actions, self.explicit = game.max_actions, game.chance == "explicit"
+        self.plain: _Plain | None = None    # the Cairn state's data: once set up (or dealt)
         self.own: list[list[int]] = [[] for _ in range(game.players)]
+        self.step: int | None = None        # the action whose draws are being chosen (None: the set-up)
+        self.script: list[int] = []         # the outcomes chosen so far in that step
+        self.chance_n = 0                   # outcomes of the pending chance node (0: none)
+        if self.explicit:
+            self._advance()
 
     @property
     def inner(self) -> GameState | None:
-        """Returns the Cairn state (a view on the plain data), None before the deal."""
+        """Returns the Cairn state (a view on the plain data), None before the set-up ends."""
         return None if self.plain is None else GameState(self.compiled, self.plain.d)
 
     def current_player(self) -> int:
-        """Returns the seat to move, CHANCE before the deal, or TERMINAL."""
-        if self.inner is None:
+        """Returns the seat to move, CHANCE at a draw (or the deal), or TERMINAL."""
+        if self.chance_n or self.inner is None:
             return pyspiel.PlayerId.CHANCE
         if self.inner.is_terminal():
             return pyspiel.PlayerId.TERMINAL
@@ -140,40 +164,71 @@ class CairnState(pyspiel.State):
         return legal(self.inner, self.max_actions)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Returns the deals, equally likely."""
-        p = 1.0 / self.deals
-        return [(k, p) for k in range(self.deals)]
+        """Returns the outcomes of the pending draw (or the deals), equally likely."""
+        n = self.chance_n if self.explicit else self.deals
+        return [(k, 1.0 / n) for k in range(n)]
 
     def _apply_action(self, action: int) -> None:
-        """Deals (at the chance node) or answers the pending decision."""
-        if self.plain is None:
-            start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, int(action)))
+        """Chooses a draw's outcome or a deal, or answers the pending decision."""
+        action = int(action)
+        if self.explicit and self.chance_n:
+            self.script.append(action)
+            self._advance()
+        elif self.plain is None:
+            start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, action))
             self.plain = _Plain(start.d, self.compiled)
+        elif self.explicit:
+            self.own[self.inner.current_player()].append(action)
+            self.step, self.script = action, []
+            self._advance()
+        else:
+            inner = self.inner
+            self.own[inner.current_player()].append(action)
+            inner.apply_action(action)
+
+    def _advance(self) -> None:
+        """Runs the set-up or the pending step with the outcomes chosen so far: it either
+        completes (the new state is kept) or stops at the next draw (a chance node)."""
+        try:
+            if self.plain is None:
+                d = self.compiled.new_initial_state(self.players, 0, chance=list(self.script)).d
+            else:
+                d = clone_state(self.plain.d)
+                d["chance"] = list(self.script)
+                GameState(self.compiled, d).apply_action(self.step)
+                if d["chance"]:
+                    raise ValueError("a step left scripted chance outcomes unused")
+        except ChanceNeeded as need:
+            if need.n > self.get_game().max_chance_outcomes():
+                raise ValueError(f"a draw among {need.n} outcomes exceeds the game's "
+                                 f"max_chance_outcomes {self.get_game().max_chance_outcomes()}") from None
+            self.chance_n = need.n
             return
-        inner = self.inner
-        self.own[inner.current_player()].append(int(action))
-        inner.apply_action(int(action))
+        self.plain, self.step, self.script, self.chance_n = _Plain(d, self.compiled), None, [], 0
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """Returns 'deal K' for chance, else the option's label."""
+        """Returns 'draw K of N' or 'deal K' for chance, else the option's label."""
+        if self.explicit and self.chance_n:
+            return f"draw {action} of {self.chance_n}"
         if player == pyspiel.PlayerId.CHANCE or self.inner is None:
             return f"deal {action}"
         return label(self.inner, action)
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over."""
-        return self.inner is not None and self.inner.is_terminal()
+        return not self.chance_n and self.inner is not None and self.inner.is_terminal()
 
     def returns(self) -> list[float]:
-        """Returns 1.0 for each winner, 0.0 for the others (all 0.0 before the end)."""
+        """Returns the game's payoffs (all 0.0 before the end)."""
         return [0.0] * self.players if self.plain is None else self.inner.returns()
 
     def __str__(self) -> str:
         """Returns the whole state as canonical JSON, the log left out (debug text, as
         OpenSpiel's ToString: hidden contents included; seats see observation strings)."""
         if self.plain is None:
-            return "before the deal"
-        return dumps({k: v for k, v in self.plain.d.items() if k not in ("log", "log_on")})
+            return f"setting up; draws {self.script}" if self.explicit else "before the deal"
+        text = dumps({k: v for k, v in self.plain.d.items() if k not in ("log", "log_on")})
+        return text + (f"; drawing for {self.step}: {self.script}" if self.chance_n else "")
 
 
 class _Plain:

@@ -24,10 +24,30 @@ def next_u64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
+class ChanceNeeded(BaseException):
+    """A draw found its state's chance scripted (`d["chance"]`) and the script used up: the
+    caller (the OpenSpiel adapter's explicit chance nodes) offers the `n` equally likely
+    outcomes, then runs the same step again with the outcome chosen added to the script.
+    A BaseException, so no rule's error handling turns it into an aborted game."""
+
+    def __init__(self, n: int):
+        super().__init__(n)
+        self.n = n
+
+
 def below(d: dict, n: int) -> int:
-    """Returns a uniform int in [0, n) and advances the RNG kept in state `d`."""
+    """Returns a uniform int in [0, n) and advances the RNG kept in state `d`; in a state
+    whose chance is scripted, the script's next outcome instead (ChanceNeeded when none)."""
     if n <= 0:
         raise ValueError("below() needs n >= 1")
+    script = d.get("chance")
+    if script is not None:
+        if not script:
+            raise ChanceNeeded(n)
+        k = script.pop(0)
+        if not 0 <= k < n:
+            raise ValueError(f"scripted chance outcome {k} is not in [0, {n})")
+        return k
     limit = ((1 << 64) // n) * n
     s = d["rng"]
     while True:
