@@ -5,14 +5,28 @@ the clauses it concerns. A difference in effect is either played by that variant
 (`encoded_by`: the changes `cairn diff GAME --variant V` lists, as category/key) or
 carries the reason it is not; both are checked, so the list and the overlay cannot drift
 apart.
+
+Neither text is copied into the file: each entry points at the lines of the two rulebook
+files it compares (`en_lines` in the reference, `ja_lines` in the other edition, each with
+the digest of the lines' text). The rulebook files are the user's; when they are found in
+$CAIRN_RULEBOOKS, `cairn diff` shows the lines themselves, read at run time, and says so
+when a file's text is not the one the lines were taken from.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import re
 from pathlib import Path
 
 from .diagnostics import Diagnostic, suggest
 from .load.citations import cited
 from .load.files import display_path, read_part
+from .load.reader import FileRefused, read_capped
+
+RULEBOOKS = "CAIRN_RULEBOOKS"       # the folder of the user's rulebook text files
+SIDES = {"en": "reference", "ja": "rulebook"}    # an entry's lines -> the file's key at the top
+_SPAN = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 
 def difference_files(folder: Path) -> list[Path]:
@@ -51,6 +65,7 @@ def problems(folder: Path) -> list[Diagnostic]:
             for cid in cited(d["clause"]):
                 if clauses and cid not in clauses:
                     out.append(loaded.diag(at + ("clause",), f"no clause '{cid}' in rules.yaml" + suggest(cid, clauses)))
+            out.extend(_line_problems(loaded, data, d, at))
             if d["differs_in_effect"] and not d.get("encoded_by") and not d.get("reason"):
                 out.append(loaded.diag(at, f"difference '{d['id']}' changes play: say which changes of {variant} "
                                            "play it (encoded_by) or why it is not played (reason)"))
@@ -61,11 +76,100 @@ def problems(folder: Path) -> list[Diagnostic]:
     return out
 
 
+def _line_problems(loaded, data: dict, d: dict, at: tuple) -> list[Diagnostic]:
+    """Returns what is wrong with an entry's line spans: spans out of order, lines without
+    their digest (or the reverse), lines of a file the comparison does not name."""
+    out = []
+    for side, key in SIDES.items():
+        text, digest = d.get(f"{side}_lines"), d.get(f"{side}_digest")
+        if text is not None and parse_spans(text) is None:
+            out.append(loaded.diag(at + (f"{side}_lines",), f"lines '{text}': give the spans in ascending "
+                                                            "order, not overlapping (e.g. \"40-41, 45\")"))
+        if (text is None) != (digest is None):
+            have, need = (f"{side}_lines", f"{side}_digest") if digest is None else (f"{side}_digest", f"{side}_lines")
+            out.append(loaded.diag(at + (have,), f"{have} needs {need} beside it"))
+        if text is not None and not data.get(key):
+            out.append(loaded.diag(at + (f"{side}_lines",), f"{side}_lines: name the file they are lines of "
+                                                            f"at the top ({key}: FILE)"))
+    return out
+
+
+def parse_spans(text: str) -> list[tuple[int, int]] | None:
+    """Returns the spans of "7", "12-14" or "40-41, 45" (1-based, inclusive), or None when
+    they are not in ascending order without overlapping."""
+    spans, last = [], 0
+    for part in text.split(", "):
+        m = _SPAN.match(part)
+        if not m:
+            return None
+        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+        if a <= last or b < a:
+            return None
+        spans.append((a, b))
+        last = b
+    return spans
+
+
+def span_digest(lines: list[str], spans: list[tuple[int, int]]) -> str:
+    """Returns the digest of the spans' text: each non-blank line with its runs of white space
+    made one space, joined by newlines, SHA-256, first 8 hex digits (as the anchors files)."""
+    parts = [" ".join(lines[n - 1].split()) for a, b in spans for n in range(a, b + 1)]
+    return hashlib.sha256("\n".join(p for p in parts if p).encode("utf-8")).hexdigest()[:8]
+
+
+def rulebook_lines(name: str) -> list[str] | None:
+    """Returns the lines of the user's rulebook file `name` in $CAIRN_RULEBOOKS, or None when
+    the folder is not set or the file is missing, refused or not UTF-8 text."""
+    folder = os.environ.get(RULEBOOKS)
+    if not folder or not name:
+        return None
+    try:
+        return read_capped(Path(folder) / Path(name).name).decode("utf-8").splitlines()
+    except (FileRefused, OSError, UnicodeDecodeError):
+        return None
+
+
+def cited_lines(data: dict, d: dict) -> dict[str, dict]:
+    """Returns, for each side an entry points into, the file and its lines; with the text of
+    those lines when the file is found and is the text they were taken from, else a note."""
+    out = {}
+    for side, key in SIDES.items():
+        text = d.get(f"{side}_lines")
+        if text is None:
+            continue
+        name = Path(str(data.get(key) or "")).name
+        shown: dict = {"file": name, "lines": text}
+        lines, spans = rulebook_lines(name), parse_spans(text)
+        if lines is not None and spans is not None:
+            if spans[-1][1] <= len(lines) and span_digest(lines, spans) == d.get(f"{side}_digest"):
+                shown["text"] = [t.strip() for a, b in spans for t in lines[a - 1:b] if t.strip()]
+            else:
+                shown["note"] = f"{name} in ${RULEBOOKS} is not the text these lines were taken from"
+        out[side] = shown
+    return out
+
+
 def play_differences(folder: Path, variant: str) -> list[dict]:
-    """Returns the differences in effect that a variant plays or explains (for `cairn diff`)."""
+    """Returns the differences in effect that a variant plays or explains (for `cairn diff`),
+    each with the rulebook lines it compares (`rulebook_lines`, see cited_lines)."""
     out = []
     for path in difference_files(folder):
         data, _loaded, _diags = read(path)
         if data and data["variant"] == variant:
-            out.extend(d for d in data["differences"] if d["differs_in_effect"])
+            out.extend(dict(d, rulebook_lines=cited_lines(data, d)) for d in data["differences"]
+                       if d["differs_in_effect"])
     return out
+
+
+def describe(d: dict) -> list[str]:
+    """Returns a difference in effect as `cairn diff` prints it: its clauses and our reading,
+    the lines it compares (with their text when the rulebook files are found), how it is played."""
+    clauses = [d["clause"]] if isinstance(d["clause"], str) else d["clause"]
+    out = [f"  {d['id']} [{', '.join(clauses)}]: {d.get('ja_reading', d.get('encoding', ''))}"]
+    for shown in d.get("rulebook_lines", {}).values():
+        word = "line" if re.fullmatch(r"\d+", shown["lines"]) else "lines"
+        head = f"      {shown['file']} {word} {shown['lines']}"
+        out.append(head + (f" ({shown['note']})" if "note" in shown else ":" if shown.get("text") else ""))
+        out.extend(f"        {t}" for t in shown.get("text", []))
+    how = ("played: " + ", ".join(d["encoded_by"])) if d.get("encoded_by") else f"not played: {d.get('reason', '')}"
+    return out + [f"      {how}"]

@@ -20,6 +20,9 @@ CLAUSE_KINDS = ("setup", "turn", "special", "end", "scoring", "variant", "solo",
 EVENT = "^[a-zA-Z_][a-zA-Z0-9_]*(:[a-z0-9][a-z0-9_.-]*)?$"
 ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$", "maxLength": 80}
 NAME = {"type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 60}
+# a rulebook's 1-based lines, "7", "12-14" or "40-41, 45", and the digest of their text
+LINE_SPANS = {"type": "string", "pattern": "^[0-9]{1,6}(-[0-9]{1,6})?(, [0-9]{1,6}(-[0-9]{1,6})?){0,99}$"}
+DIGEST = {"type": "string", "pattern": "^[0-9a-f]{8}$"}
 
 
 def R(name: str) -> dict:
@@ -440,11 +443,19 @@ SCHEMAS: dict[str, dict] = {
               **obj({"rulebook": {"type": "string"}, "clauses": R("clauses"), "readings": R("readings"),
                      "doc": {"type": "string"}}, ("rulebook", "clauses"))},
     "differences": {"title": "Where another edition's rulebook differs, and how a variant encodes it (*-differences.yaml)",
-                    **obj({"variant": R("id"), "rulebook": {"type": "string"}, "provenance": {"type": "string"},
-                           "doc": {"type": "string"},
+                    **obj({"variant": R("id"),
+                           "rulebook": {"type": "string", "description": "the other edition's rulebook file name"},
+                           "reference": {"type": "string", "description": "the reference rulebook's file name"},
+                           "provenance": {"type": "string"}, "doc": {"type": "string"},
                            "differences": {"type": "array", "maxItems": 1000, "items": obj({
-                               "id": R("id"), "clause": R("rule"), "en": {"type": "string"}, "ja": {"type": "string"},
-                               "ja_reading": {"type": "string"}, "differs_in_effect": {"type": "boolean"},
+                               "id": R("id"), "clause": R("rule"),
+                               "en_lines": {**LINE_SPANS, "description": "the reference rulebook's lines it compares"},
+                               "en_digest": DIGEST,
+                               "ja_lines": {**LINE_SPANS, "description": "the other edition's lines it compares"},
+                               "ja_digest": DIGEST,
+                               "ja_reading": {"type": "string", "description": "what the other edition's lines say, "
+                                                                               "in our own words"},
+                               "differs_in_effect": {"type": "boolean"},
                                "encoding": {"type": "string"},
                                "encoded_by": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+/[^/]+$"},
                                               "description": "the changes of the variant that play it, as category/key "

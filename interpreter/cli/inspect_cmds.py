@@ -211,7 +211,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     def side(target: str, variants: list[str]) -> str:
         return target + "".join(f" --variant {v}" for v in variants)
     lname, rname = side(args.game, args.base_variant), side(args.other or args.game, args.variant)
-    from ..editions import play_differences
+    from ..editions import describe, play_differences
     editions = [d for v in args.variant for d in play_differences(right, v)] if not args.other else []
     if args.json:
         print(json.dumps({"left": lname, "right": rname, "changes": [c.as_json() for c in changes],
@@ -221,9 +221,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if editions:
             print(f"\nedition differences that change play ({len(editions)}):")
             for d in editions:
-                how = ("played: " + ", ".join(d["encoded_by"])) if d.get("encoded_by") else f"not played: {d.get('reason', '')}"
-                print(f"  {d['id']} [{', '.join([d['clause']] if isinstance(d['clause'], str) else d['clause'])}]: "
-                      f"{d.get('ja_reading', d.get('encoding', ''))}\n      {how}")
+                print("\n".join(describe(d)))
     return 1 if changes else 0
 
 
