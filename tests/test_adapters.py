@@ -29,7 +29,7 @@ def test_openspiel_random_sim_test(game_id):
 
 def test_openspiel_players_and_deals_are_parameters():
     name = cairn_spiel.register("stonefire")
-    game = pyspiel.load_game(name, {"players": 3, "deals": 5})
+    game = pyspiel.load_game(name, {"players": 3, "chance": "deals", "deals": 5})
     state = game.new_initial_state()
     assert state.is_chance_node() and [p for _o, p in state.chance_outcomes()] == [0.2] * 5
     state.apply_action(4)
@@ -44,10 +44,18 @@ def test_openspiel_players_and_deals_are_parameters():
         pyspiel.load_game(name, {"players": 9})
 
 
+def _past_chance(state, seed: int = 0):
+    """Resolves chance nodes with a seeded choice until a seat must decide."""
+    rng = np.random.RandomState(seed)
+    while state.is_chance_node():
+        outcomes = [o for o, _p in state.chance_outcomes()]
+        state.apply_action(int(rng.choice(outcomes)))
+    return state
+
+
 def test_openspiel_information_state_keeps_secrets():
     game = pyspiel.load_game(cairn_spiel.register("stonefire"), {"players": 2})
-    state = game.new_initial_state()
-    state.apply_action(0)
+    state = _past_chance(game.new_initial_state())
     seen0 = json.loads(state.observation_string(0))
     full = state.inner.d["places"]
     hidden = {p: objs for p, objs in full.items() if p.endswith("/1") and objs and isinstance(seen0["places"][p], dict)}
@@ -75,10 +83,41 @@ def test_openspiel_mcts_bot_plays_a_cairn_game():
 def test_openspiel_action_bound_is_enforced():
     game = pyspiel.load_game(cairn_spiel.register("big-foot"), {"players": 4, "max_actions": 2})
     state = game.new_initial_state()
-    state.apply_action(0)
     with pytest.raises(Exception, match="max_actions"):
         while not state.is_terminal():
             state.apply_action(state.legal_actions()[0])
+
+
+def test_openspiel_dice_rolls_are_chance_nodes_of_six():
+    """Big Foot's die is a chance node where it is rolled: six outcomes of 1/6 each, and
+    each outcome leads to its own game (the same outcome to the same one)."""
+    game = pyspiel.load_game(cairn_spiel.register("big-foot"), {"players": 2})
+    state = _past_chance(game.new_initial_state())
+    rng = np.random.RandomState(1)
+    while not (state.is_chance_node() and len(state.chance_outcomes()) == 6):
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([o for o, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.chance_outcomes() == [(k, 1 / 6) for k in range(6)]
+    assert state.current_player() == pyspiel.PlayerId.CHANCE
+    assert [state.action_to_string(k) for k in (0, 5)] == ["draw 0 of 6", "draw 5 of 6"]
+    after = [str(_past_chance(state.child(k), 2)) for k in (0, 1, 2, 3, 4, 5, 5)]
+    assert len(set(after[:6])) >= 2 and after[5] == after[6]
+
+
+def test_openspiel_explicit_chance_replays_from_history():
+    game = pyspiel.load_game(cairn_spiel.register("stonefire"), {"players": 3})
+    state, rng = game.new_initial_state(), np.random.RandomState(4)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        acts = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(acts)))
+    again = game.new_initial_state()
+    for a in state.history():
+        again.apply_action(a)
+    assert str(again) == str(state) and again.history() == state.history()
 
 
 @pytest.mark.parametrize("game_id", FOUR)

@@ -372,3 +372,41 @@ def test_modifiers_have_one_limit_where_written_and_read():
     data["state"]["mods"][-1] = {"until": "game"}
     with pytest.raises(ValueError, match="malformed list of modifiers"):
         deserialize(g, json.dumps(data))
+
+
+def test_scripted_chance_replays_a_seeded_game_draw_for_draw(monkeypatch):
+    """The draws a seeded game made, given back as a script (explicit chance, as the
+    OpenSpiel adapter does), make the same game; a script that runs out asks for the
+    next draw (ChanceNeeded) instead of drawing on its own."""
+    import random as _random
+    from interpreter.engine import rng as engine_rng
+    from interpreter.load.build import load_game as _load
+
+    real = engine_rng.below
+    draws: list[int] = []
+
+    def recording(d, n):
+        k = real(d, n)
+        if d.get("chance") is None:
+            draws.append(k)
+        return k
+
+    monkeypatch.setattr(engine_rng, "below", recording)
+    g = _load("big-foot")
+    seeded = g.new_initial_state(3, seed=11)
+    per_step, pick = [list(draws)], _random.Random(5)
+    while not seeded.is_terminal():
+        draws.clear()
+        seeded.apply_action(pick.choice(seeded.legal_actions()))
+        per_step.append(list(draws))
+    monkeypatch.setattr(engine_rng, "below", real)
+    assert sum(len(x) for x in per_step) > 20                 # dice were rolled
+    scripted = g.new_initial_state(3, chance=per_step[0])
+    for action, script in zip(seeded.d["actions"], per_step[1:]):
+        scripted.d["chance"] = list(script)
+        scripted.apply_action(action)
+        assert scripted.d["chance"] == []
+    assert scripted.d["log"] == seeded.d["log"] and scripted.scores() == seeded.scores()
+    with pytest.raises(engine_rng.ChanceNeeded) as need:
+        g.new_initial_state(3, chance=per_step[0][:-1])
+    assert need.value.n >= 2

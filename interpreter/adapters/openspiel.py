@@ -160,7 +160,9 @@ class CairnState(pyspiel.State):
         return self.inner.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
-        """Returns the option indices of the pending decision."""
+        """Returns the option indices of the pending decision (the outcomes at chance)."""
+        if player == pyspiel.PlayerId.CHANCE or self.chance_n or self.plain is None:
+            return [k for k, _p in self.chance_outcomes()]
         return legal(self.inner, self.max_actions)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
