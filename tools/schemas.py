@@ -261,6 +261,13 @@ BOX_DELTA = {**table({"type": "integer", "minimum": -10000, "maximum": 10000}, I
                             "some out); a kind the box does not have yet starts at 0"}
 
 
+PROP_PATH = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*\\.[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 140}
+SET_PROP = {"description": "a new value for an object's property (a record only in the long form {value: ...})",
+            "anyOf": [{"type": ["string", "integer", "boolean", "null", "array"]},
+                      obj({"value": R("value"), "rule": R("rule")}, ("value",))],
+            "$comment": "rule: clauses the new value carries, cited besides the object's own"}
+
+
 def overlay_section(mode: str) -> dict:
     props: dict[str, Any] = {k: R(v) for k, v in {**KEYED, **NAMED}.items()}
     props.update({k: overlay_entries(k[:-1]) for k in ("components", "cards", "spaces")})
@@ -454,7 +461,11 @@ SCHEMAS: dict[str, dict] = {
                                        "players": obj({"min": {"type": "integer"}, "max": {"type": "integer"}}),
                                        "provenance": R("provenance")}, ("id", "name", "description")),
                        "remove": removal(), "replace": overlay_section("replace"), "add": overlay_section("add"),
-                       "set": obj({"params": table(R("param_value"))}),
+                       "set": obj({"params": table(R("param_value")),
+                                   "objects": {**table(SET_PROP, PROP_PATH),
+                                               "description": "OBJECT.PROPERTY: a new value for a property of a "
+                                                              "card, component or board space (OBJECT.kind: a "
+                                                              "space's kind)"}}),
                        "extend": obj({
                            "procedures": table(obj({"before": R("effect"), "after": R("effect"),
                                                     "doc": {"type": "string"}, "rule": R("rule")})),

@@ -123,6 +123,10 @@ class Spec:
     # removal saying what it was), so a problem it causes blames the overlay (build.py)
     removed: list[tuple[tuple[str, ...], Diagnostic]] = field(default_factory=list)
     terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
+    # board.yaml's groups: each grouped space's group defaults, and each kind's (the first
+    # group that gives it), so an overlay that changes a space's kind re-bases it (overlay_set.py)
+    space_defaults: dict[str, dict] = field(default_factory=dict)
+    kind_defaults: dict[str, dict] = field(default_factory=dict)
 
     def note_removal(self, section: str, key: str, src: Src) -> None:
         """Records that an overlay removed `key` from `section` at `src` (before it goes):
@@ -262,6 +266,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
             add_section(spec, "spaces", data["board"]["spaces"], loaded, ("board", "spaces"), diags, "add")
             for g, group in enumerate(data["board"].get("groups", ())):
                 add_section(spec, "spaces", group["entries"], loaded, ("board", "groups", g, "entries"), diags, "add")
+                _note_group(spec, group)
             add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
         else:
             for key, value in data.items():
@@ -283,6 +288,16 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
                 diags.append(loaded.diag(("variant", "id"), f"variant id '{vid}' is used twice"))
             spec.variants[vid] = (loaded, path)
     return spec, diags
+
+
+def _note_group(spec: Spec, group: dict) -> None:
+    """Remembers a board group's defaults for its spaces and for its kind."""
+    defaults = group["defaults"]
+    for entry in group["entries"]:
+        if isinstance(entry, dict):
+            spec.space_defaults[entry["id"]] = defaults
+    if isinstance(defaults.get("kind"), str):
+        spec.kind_defaults.setdefault(defaults["kind"], defaults)
 
 
 def _read_terminal(spec: Spec, folder: Path, diags: list[Diagnostic]) -> None:
