@@ -12,6 +12,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, suggest
 from .overlay_set import set_objects
+from .ranges import made_ids
 from .spec import KEYED, NODE_KINDS, Node, Spec, Src, add_section, keep_citation, make_node, make_nodes
 
 ORDER = ("remove", "replace", "add", "set", "extend", "insert")
@@ -261,9 +262,10 @@ def _keys(name: str, body: Any) -> list[tuple[str, tuple]]:
         out = []
         for i, x in enumerate(body):
             if x is not None and "entries" in x:
-                out += [(e["id"], (i, "entries", j)) for j, e in enumerate(x["entries"]) if e is not None]
+                out += [(k, (i, "entries", j)) for j, e in enumerate(x["entries"]) if e is not None
+                        for k in made_ids(e)]
             elif x is not None:
-                out.append((x["id"], (i,)))
+                out += [(k, (i,)) for k in made_ids(x)]
         return out
     if isinstance(body, dict) and name not in ("scoring",):
         if name == "vars":

@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, suggest
 from . import formats
 from .files import PART_FILES, display_path, read_part
+from .ranges import expand
 from .yaml_safe import Loaded
 
 KEYED = ("zones", "dice", "components", "cards", "spaces")
@@ -153,17 +154,24 @@ def _keyed(spec: Spec, name: str, value: list, here: Src, diags: list[Diagnostic
         if "entries" in item:   # an overlay's group: entries merged onto its defaults (files.py)
             _keyed(spec, name, item["entries"], src.at("entries"), diags, mode)
             continue
-        key = item["id"]
-        if mode == "add" and key in table:
-            first = table[key][1]
-            diags.append(src.diag(f"{name[:-1]} '{key}' is already defined at {first.where}"
-                                  + ("; an overlay changes it with 'replace'" if here.path[0] == "add" else ""),
-                                  ("id",)))
-            continue
-        if mode == "replace" and key not in table:
-            diags.append(src.diag(f"replace: no {name[:-1]} '{key}' to replace" + suggest(key, table), ("id",)))
-            continue
-        table[key] = (keep_citation(table[key][0], item) if mode == "replace" else item, src)
+        for entry in expand(item, src, diags) if "each" in item else (item,):
+            _keyed_entry(table, name, entry, src, here, diags, mode)
+
+
+def _keyed_entry(table: dict, name: str, item: dict, src: Src, here: Src, diags: list[Diagnostic],
+                 mode: str) -> None:
+    """Adds or replaces one entry of a keyed section."""
+    key = item["id"]
+    if mode == "add" and key in table:
+        first = table[key][1]
+        diags.append(src.diag(f"{name[:-1]} '{key}' is already defined at {first.where}"
+                              + ("; an overlay changes it with 'replace'" if here.path[0] == "add" else ""),
+                              ("id",)))
+        return
+    if mode == "replace" and key not in table:
+        diags.append(src.diag(f"replace: no {name[:-1]} '{key}' to replace" + suggest(key, table), ("id",)))
+        return
+    table[key] = (keep_citation(table[key][0], item) if mode == "replace" else item, src)
 
 
 def _named(table: dict, what: str, value: dict, here: Src, diags: list[Diagnostic], mode: str) -> None:
