@@ -137,7 +137,10 @@ DEFS: dict[str, Any] = {
     "edge": {"type": "array", "items": L("id"), "minItems": 2, "maxItems": 2},
     "procedure": obj({"params": L("names"), "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule")},
                      ("do",)),
-    "function": obj({"params": L("names"), "expr": L("expr"), "doc": {"type": "string"}, "rule": L("rule")},
+    "function": obj({"params": L("names"), "expr": L("expr"), "doc": {"type": "string"}, "rule": L("rule"),
+                     "fixed": {"type": "string", "minLength": 1, "maxLength": 500,
+                               "description": "why a function that computes a number from rule data is "
+                                              "deliberately not a quantity (cairn lint's quantity check)"}},
                     ("expr",)),
     "trigger": obj({"on": {"type": "string", "pattern": EVENT, "maxLength": 140}, "if": L("expr"),
                     "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule"), "params": L("names")},
