@@ -83,3 +83,13 @@ def test_the_same_value_twice_and_different_properties_of_one_object_combine():
     assert _game("more-ants", "same-ants").props["score-card"]["ant_spaces"] == 5
     game = _game("plain-end", "six-ants")
     assert game.props["score-card"]["ant_spaces"] == 6 and game.props["s4"]["kind"] == "plain"
+
+
+def test_a_cited_clause_that_does_not_exist_is_an_error_at_the_overlay(tmp_path):
+    overlay = tmp_path / "cite.yaml"
+    overlay.write_text("variant: {id: cite, name: C, description: d}\nset:\n  objects:\n"
+                       "    score-card.ant_spaces: {value: 7, rule: bonsu}\n", "utf-8")
+    _g, problems = build(REACH, [str(overlay)])
+    shown = [str(d) for d in problems]
+    assert len(shown) == 1 and shown[0].endswith(
+        "cite.yaml:4:45: set: rule: no clause 'bonsu' in rules.yaml or an overlay's clauses (did you mean 'bonus'?)"), shown

@@ -51,8 +51,8 @@ def set_objects(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnos
             changed = _rekinded(spec, oid, item, entry["value"])
         else:
             changed = {**item, "props": {**item.get("props", {}), prop: entry["value"]}}
-        if "rule" in entry:     # the overlay's clause is carried by the object too
-            changed["rule"] = _cites(changed.get("rule")) + _cites(entry["rule"])
+        if "rule" in entry and _cited(spec, entry["rule"], at.at("rule"), diags):
+            changed["rule"] = _cites(changed.get("rule")) + _cites(entry["rule"])   # the object carries it too
         spec.sections[section][oid] = (changed, item_src)
 
 
@@ -79,6 +79,16 @@ def _problem(spec: Spec, section: str, item: dict, prop: str, new: Any) -> str:
 def _kind(v: Any) -> str:
     return {bool: "a boolean", int: "a number", float: "a number", str: "a text", list: "a list",
             dict: "a record"}.get(type(v), "a value")
+
+
+def _cited(spec: Spec, rule: Any, at: Src, diags: list[Diagnostic]) -> bool:
+    """Whether every clause a change cites is in the game's clause index (else one error at
+    the overlay's `rule:`, not at the object's own line, which the overlay did not write)."""
+    clauses = spec.sections["clauses"]
+    unknown = [c for c in _cites(rule) if clauses and c not in clauses]
+    for c in unknown:
+        diags.append(at.diag(f"set: rule: no clause '{c}' in rules.yaml or an overlay's clauses" + suggest(c, clauses)))
+    return not unknown
 
 
 def _cites(rule: Any) -> list:
