@@ -90,11 +90,16 @@ def measure(overlay: Path, game: Path) -> Measure:
 
 
 def shipped_overlays(root: Path) -> list[tuple[Path, Path]]:
-    """Returns (overlay, its game's folder) for every shipped overlay: the games' variants/
-    and the overlays among docs/modding/*.yaml (the tutorial's, on big-foot)."""
+    """Returns (overlay, its game's folder) for every shipped overlay: the games' variants/,
+    and the overlays among docs/modding/*.yaml, each on the game of a scenario file there
+    that plays it (`game:` with the overlay among its `variants:`)."""
     out = [(f, f.parents[1]) for f in sorted((root / "definitions").glob("*/variants/*.yaml"))]
-    for f in sorted((root / "docs" / "modding").glob("*.yaml")):
-        data = yaml.safe_load(f.read_text("utf-8"))
+    docs = sorted((root / "docs" / "modding").glob("*.yaml"))
+    texts = {f: yaml.safe_load(f.read_text("utf-8")) for f in docs}
+    for f, data in texts.items():
         if isinstance(data, dict) and "variant" in data:
-            out.append((f, root / "definitions" / "big-foot"))
+            games = [d["game"] for d in texts.values() if isinstance(d, dict) and isinstance(d.get("game"), str)
+                     and f.name in (d.get("variants") or [])]
+            if games:
+                out.append((f, root / "definitions" / games[0]))
     return out

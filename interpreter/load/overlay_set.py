@@ -3,8 +3,8 @@ space's kind, changed in one line instead of replacing the whole entry.
 
     set:
       objects:
-        score-card.ant_spaces: 5                          # a property (props:)
-        a5.kind: {value: bigfoot, rule: thaw}             # a space's kind; rule: the clause it carries
+        tally-card.slots: 5                               # a property (props:)
+        a5.kind: {value: swamp, rule: flood}              # a space's kind; rule: the clause it carries
 
 The key is the object's id and the property, joined by the last dot (ids may hold dots,
 property names never do). The property must exist and keep its type, so a misspelt name
