@@ -17,9 +17,10 @@ OVERLAYS = shipped_overlays(ROOT)
 @pytest.mark.parametrize("overlay,game", OVERLAYS, ids=[str(o.relative_to(ROOT)) for o, _ in OVERLAYS])
 def test_a_shipped_overlay_copies_nothing_from_its_base(overlay, game):
     m = measure(overlay, game)
-    copied = [f"{overlay.relative_to(ROOT)}:{n}: {line}" for n, line in m.copied]
-    assert not copied, f"{len(copied)} lines copied from {game.name}'s base files:\n" + "\n".join(copied)
-    assert not m.whole, f"{overlay.relative_to(ROOT)} replaces base rules whole: {m.whole}"
+    name = overlay.relative_to(ROOT)
+    wrong = [f"{name}:{n}: copied from {game.name}'s base files: {line}" for n, line in m.copied]
+    wrong += [f"{name}: replaces the base's {section} whole: {', '.join(keys)}" for section, keys in m.whole.items()]
+    assert not wrong, f"{len(m.copied)} lines copied, {len(m.whole)} whole replaces:\n" + "\n".join(wrong)
 
 
 def test_the_shipped_overlays_are_all_measured():
