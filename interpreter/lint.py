@@ -11,6 +11,11 @@ checks, on the syntax trees of every base rule's text:
   unless the expression is the option a player just chose (`let a = choose(...)`).
 
 Card effects and abilities are not checked: an object may name itself and its own kin.
+
+A third check, `quantity` (lint_quantities.py), is advice rather than an error: a base
+function that computes a rule number (from a parameter, a numeric property or a bare
+number) and is not a quantity, so no card can change it. `lint(..., quantities=True)`
+adds its findings; `cairn lint` prints them and fails on them only with `--strict`.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from typing import Iterator
 from lark import Token, Tree
 
 from .lang.parser import SyntaxProblem, parse
+from .lint_quantities import findings as quantity_findings
 from .load.abilities import instances
 from .load.spec import Src
 
@@ -70,8 +76,9 @@ def rule_texts(spec) -> Iterator[tuple[str, str, Src, bool]]:
                 yield "scoring", str(scoring[k]), src.at(k), True
 
 
-def lint(folder: Path, variants: list[str] = ()) -> list[Finding]:
-    """Returns every finding in a game (with variants applied); the game must compile."""
+def lint(folder: Path, variants: list[str] = (), quantities: bool = False) -> list[Finding]:
+    """Returns every finding in a game (with variants applied); the game must compile.
+    With `quantities`, also the functions that should be quantities (lint_quantities.py)."""
     from .diff import load_spec
     spec = load_spec(folder, list(variants))
     ids: set[str] = set()
@@ -88,6 +95,10 @@ def lint(folder: Path, variants: list[str] = ()) -> list[Finding]:
             line, col = _pos(node)
             p = src.loaded.locate(src.path, line, col)
             out.append(Finding(src.loaded.file, p.line, p.column, check, f"{what}: {message}"))
+    if quantities:
+        for _name, src, message in quantity_findings(spec):
+            p = src.loaded.pos(src.path)
+            out.append(Finding(src.loaded.file, p.line, p.column, "quantity", message))
     return out
 
 

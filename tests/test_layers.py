@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("verbs", ("interpreter.verbs",)),
     ("load", ("interpreter.load",)),
     ("commands", ("interpreter.records", "interpreter.undo", "interpreter.scale", "interpreter.diff",
-                  "interpreter.editions", "interpreter.lint", "interpreter.rulesdoc",
+                  "interpreter.editions", "interpreter.lint", "interpreter.lint_quantities", "interpreter.rulesdoc",
                   "interpreter.scenarios", "interpreter.scenario_checks", "interpreter.provenance",
                   "interpreter.rulesdoc_clauses")),
     ("bots", ("interpreter.bots",)),

@@ -140,7 +140,10 @@ DEFS: dict[str, Any] = {
     "edge": {"type": "array", "items": L("id"), "minItems": 2, "maxItems": 2},
     "procedure": obj({"params": L("names"), "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule")},
                      ("do",)),
-    "function": obj({"params": L("names"), "expr": L("expr"), "doc": {"type": "string"}, "rule": L("rule")},
+    "function": obj({"params": L("names"), "expr": L("expr"), "doc": {"type": "string"}, "rule": L("rule"),
+                     "fixed": {"type": "string", "minLength": 1, "maxLength": 500,
+                               "description": "why a function that computes a number from rule data is "
+                                              "deliberately not a quantity (cairn lint's quantity check)"}},
                     ("expr",)),
     "trigger": obj({"on": {"type": "string", "pattern": EVENT, "maxLength": 140}, "if": L("expr"),
                     "do": L("effect"), "doc": {"type": "string"}, "rule": L("rule"), "params": L("names")},
@@ -216,6 +219,39 @@ DEFS: dict[str, Any] = {
     "edges": {"type": "array", "items": L("edge"), "maxItems": 20000},
 }
 
+TEMPLATE_ID = {"type": "string", "pattern": "^[a-z0-9{][a-z0-9_.{}-]*$", "maxLength": 80,
+               "description": "the id of each entry made, with {v} for a range variable's value"}
+BOUND = {"type": ["integer", "string"], "minimum": -10000, "maximum": 10000, "pattern": NAME["pattern"],
+         "maxLength": 60, "description": "a whole number, or an earlier range variable"}
+EACH = {"type": "object", "propertyNames": NAME, "minProperties": 1, "maxProperties": 6,
+        "additionalProperties": {"type": "array", "items": BOUND, "minItems": 2, "maxItems": 2},
+        "description": "range variables in order, each [first, last] (both included): the entry is made once "
+                       "for every combination; {v} in its id, name, text and props is the value "
+                       "(interpreter/load/ranges.py)"}
+
+
+def ranged(kind: str) -> dict:
+    """Returns the shape of an entry generated from ranges (`each:`): the entry's own keys,
+    its id a template."""
+    shape = DEFS[kind]
+    return {**shape, "description": f"{kind}s made from ranges: one for every combination of `each`",
+            "required": [*shape["required"], "each"],
+            "properties": {"each": EACH, **shape["properties"], "id": TEMPLATE_ID}}
+
+
+for _kind in ("card", "component"):
+    DEFS[f"{_kind}_range"] = ranged(_kind)
+    DEFS[f"{_kind}_item"] = {"if": {"type": "object", "required": ["each"]}, "then": L(f"{_kind}_range"),
+                             "else": L(_kind)}
+DEFS["cards"] = {"type": "array", "items": L("card_item"), "maxItems": 5000}
+DEFS["components"] = {"type": "array", "items": L("component_item"), "maxItems": 5000}
+
+
+def _item(kind: str) -> str:
+    """Returns the name of what an entry list of `kind` holds: an entry, or a range of them."""
+    return f"{kind}_item" if f"{kind}_item" in DEFS else kind
+
+
 def groups(kind: str) -> dict:
     """Returns the schema of `groups:` (entries sharing defaults) for cards or components.
     The loader merges each entry onto its defaults before checking it as a whole entry."""
@@ -223,7 +259,7 @@ def groups(kind: str) -> dict:
     defaults = obj({k: v for k, v in shape.items() if k != "id"},
                    doc="keys every entry of the group starts from (props are merged, abilities added)")
     group = obj({"doc": {"type": "string"}, "defaults": defaults,
-                 "entries": {"type": "array", "items": L(kind), "maxItems": 5000}}, ("defaults", "entries"))
+                 "entries": {"type": "array", "items": L(_item(kind)), "maxItems": 5000}}, ("defaults", "entries"))
     return {"type": "array", "items": group, "maxItems": 200}
 
 
@@ -256,7 +292,7 @@ def overlay_entries(kind: str) -> dict:
     """Returns an overlay's list of new cards, components or spaces: each item an entry, or
     a group (`defaults:` and `entries:`, as in a base file; the loader merges each entry
     onto its defaults before checking it as a whole entry)."""
-    entry = R(kind)
+    entry = R(_item(kind))
     if kind == "space":     # a new space may take the place of an edge
         entry = {**DEFS["space"], "properties": {**DEFS["space"]["properties"], "between": {
             **R("edge"), "description": "two joined spaces: the new space goes between them (the edge between "
@@ -270,6 +306,13 @@ def overlay_entries(kind: str) -> dict:
 BOX_DELTA = {**table({"type": "integer", "minimum": -10000, "maximum": 10000}, ID),
              "description": "how many of each kind the overlay adds to the box (a negative number takes "
                             "some out); a kind the box does not have yet starts at 0"}
+
+
+PROP_PATH = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*\\.[a-zA-Z_][a-zA-Z0-9_]*$", "maxLength": 140}
+SET_PROP = {"description": "a new value for an object's property (a record only in the long form {value: ...})",
+            "anyOf": [{"type": ["string", "integer", "boolean", "null", "array"]},
+                      obj({"value": R("value"), "rule": R("rule")}, ("value",))],
+            "$comment": "rule: clauses the new value carries, cited besides the object's own"}
 
 
 def overlay_section(mode: str) -> dict:
@@ -473,7 +516,11 @@ SCHEMAS: dict[str, dict] = {
                                        "players": obj({"min": {"type": "integer"}, "max": {"type": "integer"}}),
                                        "provenance": R("provenance")}, ("id", "name", "description")),
                        "remove": removal(), "replace": overlay_section("replace"), "add": overlay_section("add"),
-                       "set": obj({"params": table(R("param_value"))}),
+                       "set": obj({"params": table(R("param_value")),
+                                   "objects": {**table(SET_PROP, PROP_PATH),
+                                               "description": "OBJECT.PROPERTY: a new value for a property of a "
+                                                              "card, component or board space (OBJECT.kind: a "
+                                                              "space's kind)"}}),
                        "extend": obj({
                            "procedures": table(obj({"before": R("effect"), "after": R("effect"),
                                                     "doc": {"type": "string"}, "rule": R("rule")})),

@@ -188,14 +188,17 @@ def cmd_lint(args: argparse.Namespace) -> int:
     for target in args.targets:
         folder = game_folder(target)
         load_game(folder, args.variant)      # it must compile first
-        found.extend(lint(folder, args.variant))
+        found.extend(lint(folder, args.variant, quantities=True))
+    advice = [f for f in found if f.check == "quantity"]
+    errors = [f for f in found if f.check != "quantity"]
     if args.json:
         print(json.dumps([f.as_json() for f in found], indent=2, ensure_ascii=False))
     else:
         for f in found:
             print(f)
-        print(f"{plural(len(found), 'rule')} dispatch on an object's id or kind", file=sys.stderr)
-    return 1 if found else 0
+        print(f"{plural(len(errors), 'rule')} dispatch on an object's id or kind; "
+              f"{plural(len(advice), 'function')} compute a rule number without a quantity", file=sys.stderr)
+    return 1 if errors or (args.strict and advice) else 0
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

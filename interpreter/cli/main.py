@@ -117,9 +117,13 @@ def _inspect_commands(sub) -> None:
     p.add_argument("--by", metavar="PROP", help="count each kind by a property too, e.g. --by type")
     _json(p)
 
-    p = _sub(sub, "lint", "find base rules that branch on an object's id or on power names",
-             ["cairn lint my-game", "cairn lint my-game --variant my-variant --json"], _command("inspect_cmds", "cmd_lint", bounded=True))
+    p = _sub(sub, "lint", "find base rules that branch on an object's id or on power names; advise "
+             "which functions compute a rule number a card could change but are not quantities",
+             ["cairn lint my-game", "cairn lint my-game --variant my-variant --json", "cairn lint my-game --strict"],
+             _command("inspect_cmds", "cmd_lint", bounded=True))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders")
+    p.add_argument("--strict", action="store_true",
+                   help="fail (exit 1) on the quantity advice too, not only on dispatch by id or power name")
     _variant(p)
     _json(p)
 

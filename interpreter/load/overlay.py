@@ -11,20 +11,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import Diagnostic, suggest
+from .overlay_set import set_objects
+from .ranges import made_ids
 from .spec import KEYED, NODE_KINDS, Node, Spec, Src, add_section, keep_citation, make_node, make_nodes
 
 ORDER = ("remove", "replace", "add", "set", "extend", "insert")
 
 
 # What two overlays may both do to one entry: remove it, set it to the same value, add to
-# a box count, or build on it (extend it, insert next to it). Anything else contradicts.
+# a box count, build on it (extend it, insert next to it), or set its properties (each
+# property is claimed on its own: one set to two values contradicts). Anything else contradicts.
 _AGREE = {("remove", "remove"), ("delta", "delta"), ("use", "use"), ("use", "replace"), ("replace", "use"),
-          ("use", "set"), ("set", "use")}
+          ("use", "set"), ("set", "use"), ("props", "props"), ("props", "use"), ("use", "props")}
 _SINGULAR = {"params": "parameter", "cards": "card", "components": "component", "spaces": "space",
              "zones": "zone", "dice": "die", "procedures": "procedure", "functions": "function",
              "quantities": "quantity", "steps": "step", "triggers": "trigger on", "box": "box entry",
              "vars": "variable", "attributes": "attribute", "clauses": "clause", "readings": "reading",
-             "edges": "edge", "players": "player count"}
+             "edges": "edge", "players": "player count", "props": "property"}
 
 
 def _claim(spec: Spec, vid: str, what: str, key: str, src: Src, diags: list[Diagnostic],
@@ -52,7 +55,7 @@ def _doing(action: str, value: Any) -> str:
         return f"sets it to {_shown(value)}"
     if action == "delta":
         return f"adds {value} to it" if value >= 0 else f"takes {-value} from it"
-    if action == "use":
+    if action in ("use", "props"):
         return value
     return {"remove": "removes it", "replace": "replaces it"}.get(action, action)
 
@@ -259,9 +262,10 @@ def _keys(name: str, body: Any) -> list[tuple[str, tuple]]:
         out = []
         for i, x in enumerate(body):
             if x is not None and "entries" in x:
-                out += [(e["id"], (i, "entries", j)) for j, e in enumerate(x["entries"]) if e is not None]
+                out += [(k, (i, "entries", j)) for j, e in enumerate(x["entries"]) if e is not None
+                        for k in made_ids(e)]
             elif x is not None:
-                out.append((x["id"], (i,)))
+                out += [(k, (i,)) for k in made_ids(x)]
         return out
     if isinstance(body, dict) and name not in ("scoring",):
         if name == "vars":
@@ -301,6 +305,8 @@ def _add_box(spec: Spec, vid: str, counts: dict, src: Src, diags: list[Diagnosti
 
 
 def _set(spec: Spec, vid: str, value: dict, src: Src, diags: list[Diagnostic]) -> None:
+    if "objects" in value:
+        set_objects(spec, vid, value["objects"], src.at("objects"), diags, _claim)
     params = spec.sections["params"]
     for key, new in value.get("params", {}).items():
         at = src.at("params", key)

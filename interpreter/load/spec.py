@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, suggest
 from . import formats
 from .files import PART_FILES, display_path, read_part
+from .ranges import expand
 from .yaml_safe import Loaded
 
 KEYED = ("zones", "dice", "components", "cards", "spaces")
@@ -123,6 +124,10 @@ class Spec:
     # removal saying what it was), so a problem it causes blames the overlay (build.py)
     removed: list[tuple[tuple[str, ...], Diagnostic]] = field(default_factory=list)
     terminal: tuple[dict, Src] | None = None   # terminal.yaml: hints for the readable terminal (no rules)
+    # board.yaml's groups: each grouped space's group defaults, and each kind's (the first
+    # group that gives it), so an overlay that changes a space's kind re-bases it (overlay_set.py)
+    space_defaults: dict[str, dict] = field(default_factory=dict)
+    kind_defaults: dict[str, dict] = field(default_factory=dict)
 
     def note_removal(self, section: str, key: str, src: Src) -> None:
         """Records that an overlay removed `key` from `section` at `src` (before it goes):
@@ -149,17 +154,24 @@ def _keyed(spec: Spec, name: str, value: list, here: Src, diags: list[Diagnostic
         if "entries" in item:   # an overlay's group: entries merged onto its defaults (files.py)
             _keyed(spec, name, item["entries"], src.at("entries"), diags, mode)
             continue
-        key = item["id"]
-        if mode == "add" and key in table:
-            first = table[key][1]
-            diags.append(src.diag(f"{name[:-1]} '{key}' is already defined at {first.where}"
-                                  + ("; an overlay changes it with 'replace'" if here.path[0] == "add" else ""),
-                                  ("id",)))
-            continue
-        if mode == "replace" and key not in table:
-            diags.append(src.diag(f"replace: no {name[:-1]} '{key}' to replace" + suggest(key, table), ("id",)))
-            continue
-        table[key] = (keep_citation(table[key][0], item) if mode == "replace" else item, src)
+        for entry in expand(item, src, diags) if "each" in item else (item,):
+            _keyed_entry(table, name, entry, src, here, diags, mode)
+
+
+def _keyed_entry(table: dict, name: str, item: dict, src: Src, here: Src, diags: list[Diagnostic],
+                 mode: str) -> None:
+    """Adds or replaces one entry of a keyed section."""
+    key = item["id"]
+    if mode == "add" and key in table:
+        first = table[key][1]
+        diags.append(src.diag(f"{name[:-1]} '{key}' is already defined at {first.where}"
+                              + ("; an overlay changes it with 'replace'" if here.path[0] == "add" else ""),
+                              ("id",)))
+        return
+    if mode == "replace" and key not in table:
+        diags.append(src.diag(f"replace: no {name[:-1]} '{key}' to replace" + suggest(key, table), ("id",)))
+        return
+    table[key] = (keep_citation(table[key][0], item) if mode == "replace" else item, src)
 
 
 def _named(table: dict, what: str, value: dict, here: Src, diags: list[Diagnostic], mode: str) -> None:
@@ -262,6 +274,7 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
             add_section(spec, "spaces", data["board"]["spaces"], loaded, ("board", "spaces"), diags, "add")
             for g, group in enumerate(data["board"].get("groups", ())):
                 add_section(spec, "spaces", group["entries"], loaded, ("board", "groups", g, "entries"), diags, "add")
+                _note_group(spec, group)
             add_section(spec, "edges", data["board"]["edges"], loaded, ("board", "edges"), diags, "add")
         else:
             for key, value in data.items():
@@ -283,6 +296,16 @@ def read_spec(folder: Path) -> tuple[Spec, list[Diagnostic]]:
                 diags.append(loaded.diag(("variant", "id"), f"variant id '{vid}' is used twice"))
             spec.variants[vid] = (loaded, path)
     return spec, diags
+
+
+def _note_group(spec: Spec, group: dict) -> None:
+    """Remembers a board group's defaults for its spaces and for its kind."""
+    defaults = group["defaults"]
+    for entry in group["entries"]:
+        if isinstance(entry, dict):
+            spec.space_defaults[entry["id"]] = defaults
+    if isinstance(defaults.get("kind"), str):
+        spec.kind_defaults.setdefault(defaults["kind"], defaults)
 
 
 def _read_terminal(spec: Spec, folder: Path, diags: list[Diagnostic]) -> None:
