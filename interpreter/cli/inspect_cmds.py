@@ -117,6 +117,8 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
             break  # the base is broken: variant checks would repeat its problems
     from ..editions import problems as edition_problems
     problems.extend(d for d in edition_problems(folder) if d not in problems)
+    from ..anchors import problems as anchor_problems
+    problems.extend(d for d in anchor_problems(folder, list(variants)) if d not in problems)
     from ..load.expansion import expansion_scenarios
     for path in sorted((folder / "scenarios").glob("*.yaml")) + expansion_scenarios(variants):
         problems.extend(d for d in static_problems(path, games) if d not in problems)
@@ -125,6 +127,9 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
 
 def cmd_validate(args: argparse.Namespace) -> int:
     problems, checked = validate_targets(args.targets, args.variant)
+    from .anchors_cmd import validate_problems      # the rulebook files are read each time: never kept
+    problems.extend(d for d in validate_problems(args.targets, args.variant, getattr(args, "rulebook", []))
+                    if d not in problems)
     for target in args.targets:     # files of an older format load, with one warning each
         warn_old_formats(resolve_game(target), args.variant)
     if args.json:
