@@ -232,5 +232,46 @@ def spans_of(lines: list[str], spans: Spans) -> list[tuple[int, str]]:
     return [(n, lines[n - 1]) for a, b in spans for n in range(a, min(b, len(lines)) + 1)]
 
 
-__all__ = ["Check", "ENV", "Mismatch", "RulebookProblem", "check", "digest", "fix_digests", "locate",
-           "read_rulebook", "span_text", "spans_of", "summary_of", "where_looked"]
+
+
+@dataclass
+class RulebookView:
+    """Where the clauses stand in a game's rulebooks, for the pages read beside them.
+    `places`: {clause id: one dict per rulebook anchoring it (first the primary one: the
+    one --rulebook names, else the reference), {rulebook, lines, where (anchors file:line),
+    spans, digest_ok (None when the file was not found), text (numbered lines read now
+    from the user's file, [] when not found)}}; `marks`: the primary rulebook's marks,
+    alike with `kind` and `clause`."""
+
+    primary: str = ""
+    found: bool = False
+    places: dict[str, list[dict]] = field(default_factory=dict)
+    marks: list[dict] = field(default_factory=list)
+
+
+def view(files: list[AnchorsFile], index: ClauseIndex, given: list[str]) -> RulebookView:
+    """Returns the RulebookView of a game's anchors files (RulebookProblem when a rulebook
+    file given or found cannot be read)."""
+    where = locate(files, given, index.reference)
+    named = {Path(g).name for g in given}
+    primary = (next((f.rulebook for f in files if f.rulebook in named), "") or
+               (index.reference if given or any(f.rulebook == index.reference for f in files) else files[0].rulebook))
+    out = RulebookView(primary)
+    for f in sorted(files, key=lambda f: f.rulebook != primary):
+        path = where[f.rulebook]
+        c = check(f, path, index) if path is not None else None
+        out.found = out.found or (c is not None and f.rulebook == primary)
+        wrong = {id(m.anchor) for m in c.mismatches} if c else set()
+        for a in f.anchors:
+            place = {"rulebook": f.rulebook, "lines": a.lines, "where": f.place(a), "spans": a.spans,
+                     "digest_ok": None if c is None else id(a) not in wrong,
+                     "text": spans_of(c.lines, a.spans) if c else [], "kind": a.kind, "clause": a.clause}
+            if a.kind == "clause" and a.clause is not None:
+                out.places.setdefault(a.clause, []).append(place)
+            elif f.rulebook == primary:
+                out.marks.append(place)
+    return out
+
+
+__all__ = ["Check", "ENV", "Mismatch", "RulebookView", "RulebookProblem", "check", "digest", "fix_digests", "locate",
+           "read_rulebook", "span_text", "spans_of", "summary_of", "view", "where_looked"]

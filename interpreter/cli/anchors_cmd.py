@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..anchors import AnchorsFile, ClauseIndex, anchor_paths, clause_index, read_anchors
-from ..anchors_text import Check, RulebookProblem, check, fix_digests, locate, summary_of, where_looked
+from ..anchors_text import Check, RulebookProblem, RulebookView, check, fix_digests, locate, summary_of, view, where_looked
 from ..diagnostics import DefinitionError, Diagnostic
 from .common import UsageError, game_folder, plural
 
@@ -47,6 +47,20 @@ def rulebook_checks(folder: Path, variants: Sequence[str], given: Sequence[str]
         except RulebookProblem as err:
             raise UsageError(str(err)) from None
     return checks, missing
+
+
+def places(folder: Path, variants: Sequence[str], given: Sequence[str]) -> RulebookView | None:
+    """Returns where each clause stands in the game's rulebooks (anchors_text.view), or
+    None for a game without anchors files (then no --rulebook makes sense)."""
+    if not anchor_paths(folder):
+        if given:
+            raise UsageError(f"--rulebook: {folder} has no anchors files (anchors/*.yaml) to read a rulebook by")
+        return None
+    files, index = game_anchors(folder, variants)
+    try:
+        return view(files, index, list(given))
+    except RulebookProblem as err:
+        raise UsageError(str(err)) from None
 
 
 def validate_problems(targets: Sequence[str], variants: Sequence[str], given: Sequence[str]) -> list[Diagnostic]:
