@@ -189,10 +189,12 @@ def _applies(a: dict) -> str:
 _STYLE = """body { font-family: sans-serif; margin: 2em; max-width: 75em; } section.clause { border-top: 1px solid #ccc; }
 pre { background: #f6f6f6; padding: .6em; overflow-x: auto; white-space: pre-wrap; } b.none { color: #c22; }
 section.clause:target, tr:target { background: #fffbe6; } blockquote.book { border-left: 3px solid #88a; margin: .5em 0;
-padding: .2em .8em; background: #f4f4fb; } .ln .n { color: #889; display: inline-block; min-width: 2.5em; }
+padding: .2em .8em; background: #f4f4fb; } .ln { display: flex; gap: .7em; margin: .15em 0; }
+.ln .n { flex: 0 0 2.2em; text-align: right; color: #889; }
 table.sbs { border-collapse: collapse; width: 100%; table-layout: fixed; } table.sbs td { border-top: 1px solid #ccc;
-vertical-align: top; padding: .4em .6em; } table.sbs td.book { width: 42%; background: #f8f8fc; white-space: pre-wrap; }
+vertical-align: top; padding: .4em .6em; } table.sbs td.book { width: 42%; background: #f8f8fc; }
 table.sbs tr.mark td { color: #666; font-size: 90%; } table.sbs section.clause { border-top: none; }
+table.sbs section.clause h3 { margin-top: .1em; }
 body.sbs { max-width: none; }"""
 
 
