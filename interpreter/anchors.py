@@ -188,13 +188,22 @@ def _entry(loaded: Loaded, at: tuple, kind: str, cid: str | None, entry: dict,
         problems.append(loaded.diag(at + ("lines",), spans))
         spans = []
     digest = entry["digest"]
-    if type(digest) is int:         # 12345678 unquoted: YAML reads a number, the digits are the digest
-        digest = str(digest)
-    if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
-        problems.append(loaded.diag(at + ("digest",), f"digest: {digest!r} is not 8 lowercase hex digits "
+    if not isinstance(digest, str):     # 12345678 or 0e123456 unquoted: a number, as YAML reads it
+        digest = _written(loaded, at + ("digest",)) or repr(digest)
+    if not _DIGEST.fullmatch(digest):
+        problems.append(loaded.diag(at + ("digest",), f"digest: '{digest}' is not 8 lowercase hex digits "
                                     "(the start of the SHA-256 of the lines' text)"))
         digest = ""
     return Anchor(kind, cid, spans, digest, at + ("digest",))
+
+
+def _written(loaded: Loaded, path: tuple) -> str:
+    """Returns a plain scalar as it is written in the file (a digest of digits, or digits
+    and one e, is a number to YAML: the digest is what was typed)."""
+    pos = loaded.pos(path)
+    if not 0 < pos.line <= len(loaded._lines):
+        return ""
+    return re.split(r"[\s,}\]#]", loaded._lines[pos.line - 1][pos.column - 1:], maxsplit=1)[0]
 
 
 def _name_problems(path: Path, loaded: Loaded, rulebook: str) -> list[Diagnostic]:

@@ -212,6 +212,19 @@ def test_fix_digests_rewrites_only_the_digests(game, capsys):
     assert run(capsys, "validate", str(game / "game"))[0] == 0
 
 
+def test_a_digest_yaml_reads_as_a_number_is_read_as_written(game, capsys):
+    # unquoted, 12345678 is an integer and 0e466652 the float 0.0 to YAML: the digest is what was typed
+    f = game / "game" / ANCHORS
+    edit(f, "turn-order: {lines: \"6\", digest: 3650a5e7}", "turn-order: {lines: \"6\", digest: 12345678}")
+    edit(f, "turn-bust: {lines: \"10\", digest: 2fcd44e8}", "turn-bust: {lines: \"10\", digest: 0e466652}")
+    code, out, _err = run(capsys, "validate", str(game / "game"))
+    assert code == 1 and "clause 'turn-order': digest 12345678 does not match line 6" in out
+    assert "clause 'turn-bust': digest 0e466652 does not match line 10" in out and out.count("\n") == 2
+    code, _out, err = run(capsys, "anchors", str(game / "game"), "--fix-digests")
+    assert code == 0 and "2 digests rewritten" in err
+    assert "turn-order: {lines: \"6\", digest: 3650a5e7}" in f.read_text("utf-8")
+
+
 def test_fix_digests_quotes_a_digest_that_would_read_as_a_number():
     from interpreter.anchors_text import _yaml_digest
     assert _yaml_digest("12345678") == '"12345678"' and _yaml_digest("1234e567") == '"1234e567"'

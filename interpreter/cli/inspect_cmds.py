@@ -387,7 +387,7 @@ def _coverage_text(rows: list, totals: dict, games: int) -> str:
 
 
 def _anchor_text(anchors: list[dict]) -> str:
-    """Returns where a clause stands in the rulebooks: "at footprints.en.txt 12-14", or "no anchor"."""
+    """Returns where a clause stands in the rulebooks: "at my-game.en.txt 12-14", or "no anchor"."""
     if not anchors:
         return "no anchor"
     return "at " + "; ".join(f"{a['rulebook']} {a['lines']}" + (" (digest does not match)" if a["digest_ok"] is False else "")
