@@ -63,11 +63,14 @@ def places(folder: Path, variants: Sequence[str], given: Sequence[str]) -> Ruleb
         raise UsageError(str(err)) from None
 
 
-def validate_problems(targets: Sequence[str], variants: Sequence[str], given: Sequence[str]) -> list[Diagnostic]:
-    """The digests of every anchor of the targets held against the rulebook files found
-    (--rulebook, $CAIRN_RULEBOOKS): one problem per anchor that does not match. Anchors
-    files with problems of their own are reported by validate's other checks."""
+def validate_problems(targets: Sequence[str], variants: Sequence[str], given: Sequence[str]
+                      ) -> tuple[list[Diagnostic], list[str]]:
+    """Returns the digests of every anchor of the targets held against the rulebook files
+    found (--rulebook, $CAIRN_RULEBOOKS), one problem per anchor that does not match, and
+    the rulebook files read. Anchors files with problems of their own are reported by
+    validate's other checks."""
     out: list[Diagnostic] = []
+    read: list[str] = []
     for target in targets:
         folder = game_folder(target)
         if not anchor_paths(folder):
@@ -81,7 +84,8 @@ def validate_problems(targets: Sequence[str], variants: Sequence[str], given: Se
             continue        # reported by validate as the anchors files' own problems
         for c in checks:
             out.extend(c.diagnostics())
-    return out
+            read.append(f"the anchors of {target} against {c.rulebook}")
+    return out, read
 
 
 def cmd_anchors(args: argparse.Namespace) -> int:

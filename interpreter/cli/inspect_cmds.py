@@ -128,8 +128,9 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
 def cmd_validate(args: argparse.Namespace) -> int:
     problems, checked = validate_targets(args.targets, args.variant)
     from .anchors_cmd import validate_problems      # the rulebook files are read each time: never kept
-    problems.extend(d for d in validate_problems(args.targets, args.variant, getattr(args, "rulebook", []))
-                    if d not in problems)
+    found, read = validate_problems(args.targets, args.variant, getattr(args, "rulebook", []))
+    problems.extend(d for d in found if d not in problems)
+    checked.extend(read)
     for target in args.targets:     # files of an older format load, with one warning each
         warn_old_formats(resolve_game(target), args.variant)
     if args.json:
