@@ -38,6 +38,7 @@ class ClauseReport:
     readings: list[dict] = field(default_factory=list)
     rests_on: dict[str, list[str]] = field(default_factory=dict)   # {reconstructed|invented: encoders}
     origin: str = "rulebook"        # or "invented: <variant>", a clause an example expansion adds
+    anchors: list[dict] | None = None   # where it stands in each rulebook (None: the game has no anchors files)
 
     @property
     def passing(self) -> list[dict]:
@@ -54,7 +55,9 @@ class ClauseReport:
                 "summary": self.summary, "encoded_by": self.encoded_by, "tested_by": self.tested_by,
                 "tested": bool(self.passing),
                 "exercised": self.exercised, "measured": self.measured, "games": games, "readings": self.readings,
-                "rests_on": self.rests_on, "origin": self.origin}
+                "rests_on": self.rests_on, "origin": self.origin,
+                "anchors": None if self.anchors is None else [
+                    {k: a[k] for k in ("rulebook", "lines", "where", "digest_ok")} for a in self.anchors]}
 
 
 def scenario_runs(folder: Path, variants: list[str]) -> list[dict]:

@@ -27,11 +27,17 @@ def page(doc: dict[str, Any]) -> str:
                           for x in c["tested_by"])
         rd = "<br>".join(html.escape(r["reading"]) for r in c["readings"])
         rests = "<br>".join(f"<b>{html.escape(k)}</b>: " + html.escape(", ".join(v)) for k, v in sorted(c["rests_on"].items()))
+        anchors = c.get("anchors")
+        at = "" if anchors is None else "<br>".join(
+            f"{html.escape(a['rulebook'])} {html.escape(a['lines'])} ({_link(a['where'])})"
+            + (' <b class="fail">digest does not match</b>' if a["digest_ok"] is False else "") for a in anchors) \
+            or '<b class="fail">no anchor</b>'
         origin = "" if c["origin"] == "rulebook" else f'<br><small class="invented">{html.escape(c["origin"])}</small>'
         ran = "" if not c["games"] else html.escape(c["measured"]) if c["exercised"] is None else \
             f"{c['exercised']}/{c['games']}" + (f"<br><small>{html.escape(c['measured'])}</small>" if c["measured"] else "")
         rows.append(f'<tr class="{mark}"><td class="mark"></td><td><b>{html.escape(c["id"])}</b><br>'
-                    f'<small>{html.escape(c["section"])} {html.escape(c["label"])}</small>{origin}</td>'
+                    f'<small>{html.escape(c["section"])} {html.escape(c["label"])}</small>{origin}'
+                    + (f'<br><small class="anchor">at {at}</small>' if anchors is not None else "") + "</td>"
                     f'<td>{html.escape(c["kind"])}</td><td>{html.escape(c["summary"])}</td>'
                     f"<td>{enc}</td><td>{tst}</td><td>{ran}</td><td>{rd}</td><td>{rests}</td></tr>")
     kinds = "".join(f"<li>{html.escape(k)}: {v['encoded_and_tested']} of {v['clauses']} ({v['percent']}%)</li>"

@@ -13,6 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFINITIONS = ROOT / "definitions"
 
 
+# The rulebook text files are the user's, never in the repository: beside a checkout in
+# ../shared/rulebooks (tests/test_anchors.py holds every game's anchors against them).
+RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
+if RULEBOOKS.is_dir() and not os.environ.get("CAIRN_RULEBOOKS"):
+    os.environ["CAIRN_RULEBOOKS"] = str(RULEBOOKS)
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", f"needs(name): the test needs a system package ({', '.join(NEEDS)}); "
                                        "skipped without it, failed without it under CI")

@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("commands", ("interpreter.records", "interpreter.undo", "interpreter.scale", "interpreter.diff",
                   "interpreter.editions", "interpreter.lint", "interpreter.lint_quantities", "interpreter.rulesdoc",
                   "interpreter.scenarios", "interpreter.scenario_checks", "interpreter.provenance",
-                  "interpreter.rulesdoc_clauses")),
+                  "interpreter.rulesdoc_clauses", "interpreter.anchors", "interpreter.anchors_text")),
     ("bots", ("interpreter.bots",)),
     ("seats", ("interpreter.agents",)),
     ("runs", ("interpreter.batch", "interpreter.coverage", "interpreter.coverage_html",

@@ -460,6 +460,28 @@ def terminal_schema() -> dict:
             **obj({"terminal": hints}, ("terminal",))}
 
 
+MARK_KINDS = ("title", "contents", "heading", "example", "flavour", "picture", "credits", "advice", "cross-reference")
+
+
+def anchors_schema() -> dict:
+    """An anchors file: clause ids and marks tied to line spans of one rulebook text file."""
+    lines = {"type": ["string", "integer"], "maxLength": 2000,
+             "description": "1-based line numbers and inclusive ranges of the rulebook file, e.g. \"40-41, 45\""}
+    digest = {"type": ["string", "integer"], "maxLength": 8,
+              "description": "the first 8 hex digits of the SHA-256 of the spans' text (docs/FORMAT.md)"}
+    clause = obj({"lines": lines, "digest": digest, "doc": {"type": "string"}}, ("lines", "digest"),
+                 "where the clause stands in the rulebook")
+    mark = obj({"lines": lines, "kind": {"enum": list(MARK_KINDS)}, "digest": digest, "clause": ID,
+                "doc": {"type": "string"}}, ("lines", "kind", "digest"), "lines that carry no clause, and what they are")
+    return {"title": "Where each clause stands in one rulebook text file (anchors/*.yaml)",
+            **obj({"rulebook": {"type": "string", "maxLength": 200,
+                                "description": "the rulebook file's bare name, e.g. my-game.en.txt"},
+                   "clauses": {"type": "object", "propertyNames": ID, "additionalProperties": clause,
+                               "maxProperties": 5000},
+                   "marks": {"type": "array", "items": mark, "maxItems": 20000},
+                   "doc": {"type": "string"}}, ("rulebook", "clauses"))}
+
+
 SCHEMAS: dict[str, dict] = {
     "defs": {"title": "Shared definitions of the Cairn definition format", "$defs": DEFS},
     "game": {"title": "A game's identity, parameters, variables, turn structure, procedures and scoring (game.yaml)",
@@ -483,8 +505,12 @@ SCHEMAS: dict[str, dict] = {
                                    "legend": {"type": "string", "description": "a key to the glyphs of the drawn map"}},
                                   ("spaces", "edges", "provenance"))}, ("board",))},
     "rules": {"title": "The clause index of a game's rulebook (rules.yaml)",
-              **obj({"rulebook": {"type": "string"}, "clauses": R("clauses"), "readings": R("readings"),
+              **obj({"rulebook": {"type": "string", "maxLength": 300,
+                                  "description": "the rulebook the clauses index: the bare name of its text file "
+                                                 "(e.g. my-game.en.txt), or what the rules are when none is printed"},
+                     "clauses": R("clauses"), "readings": R("readings"),
                      "doc": {"type": "string"}}, ("rulebook", "clauses"))},
+    "anchors": anchors_schema(),
     "differences": {"title": "Where another edition's rulebook differs, and how a variant encodes it (*-differences.yaml)",
                     **obj({"variant": R("id"),
                            "rulebook": {"type": "string", "description": "the other edition's rulebook file name"},

@@ -117,6 +117,8 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
             break  # the base is broken: variant checks would repeat its problems
     from ..editions import problems as edition_problems
     problems.extend(d for d in edition_problems(folder) if d not in problems)
+    from ..anchors import problems as anchor_problems
+    problems.extend(d for d in anchor_problems(folder, list(variants)) if d not in problems)
     from ..load.expansion import expansion_scenarios
     for path in sorted((folder / "scenarios").glob("*.yaml")) + expansion_scenarios(variants):
         problems.extend(d for d in static_problems(path, games) if d not in problems)
@@ -125,6 +127,10 @@ def _verdict(target: str, folder: Path, variants: Sequence[str]) -> tuple[list[D
 
 def cmd_validate(args: argparse.Namespace) -> int:
     problems, checked = validate_targets(args.targets, args.variant)
+    from .anchors_cmd import validate_problems      # the rulebook files are read each time: never kept
+    found, read = validate_problems(args.targets, args.variant, getattr(args, "rulebook", []))
+    problems.extend(d for d in found if d not in problems)
+    checked.extend(read)
     for target in args.targets:     # files of an older format load, with one warning each
         warn_old_formats(resolve_game(target), args.variant)
     if args.json:
@@ -326,6 +332,12 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     n = args.players if args.players is not None else max(g.min_players, min(3, g.max_players))
     check_players(g, n)
     rows, totals = report(g, folder, list(args.variant), n, args.games, args.seed)
+    from .anchors_cmd import places
+    where = places(folder, args.variant, getattr(args, "rulebook", []))
+    if where is not None:
+        for r in rows:
+            r.anchors = where.places.get(r.id, [])
+        totals["anchored"] = sum(1 for r in rows if r.anchors)
     doc = {"game": g.id, "variants": list(g.variants), "players": n, "games": args.games,
            "clauses": [r.as_json(args.games) for r in rows], "totals": totals}
     if args.html:
@@ -356,7 +368,8 @@ def _coverage_text(rows: list, totals: dict, games: int) -> str:
         lines.append(f"{mark}{r.id:28} {r.kind:10} encoded {len(r.encoded_by):2}  tested {len(r.passing):2}{ex}"
                      + (f"  readings {len(r.readings)}" if r.readings else "")
                      + (f"  rests on {summary(r.rests_on)}" if r.rests_on else "")
-                     + (f"  [{r.origin}]" if r.origin != "rulebook" else ""))
+                     + (f"  [{r.origin}]" if r.origin != "rulebook" else "")
+                     + (f"  {_anchor_text(r.anchors)}" if r.anchors is not None else ""))
         for t in r.failing:
             lines.append(f"     failing scenario: {t['name']} ({t['where']})"
                          + (f": {t['failures'][0]}" if t["failures"] else ""))
@@ -366,11 +379,21 @@ def _coverage_text(rows: list, totals: dict, games: int) -> str:
                     " where they apply" if games else "")
                  + (f"; {plural(totals['failed_scenarios'], 'scenario')} failing" if totals["failed_scenarios"] else ""))
     lines.append(f"{totals['resting_on_reconstructed']} clauses rest on reconstructed content")
+    if "anchored" in totals:
+        lines.append(f"{totals['anchored']} of {len(rows)} clauses anchored to rulebook lines (cairn anchors GAME checks them)")
     if totals["invented"]["clauses"]:
         i, b = totals["invented"], totals["rulebook"]
         lines.append(f"rulebook: {b['encoded_and_tested']} of {b['clauses']} clauses encoded and tested; invented "
                      f"(example expansion): {i['encoded_and_tested']} of {i['clauses']}")
     return "\n".join(lines)
+
+
+def _anchor_text(anchors: list[dict]) -> str:
+    """Returns where a clause stands in the rulebooks: "at my-game.en.txt 12-14", or "no anchor"."""
+    if not anchors:
+        return "no anchor"
+    return "at " + "; ".join(f"{a['rulebook']} {a['lines']}" + (" (digest does not match)" if a["digest_ok"] is False else "")
+                             for a in anchors)
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
@@ -405,13 +428,14 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     from ..rulesdoc import document, markdown, page
     folder = game_folder(args.game)
+    side = getattr(args, "side_by_side", False)
+    if side and (getattr(args, "by", "kind") != "clause" or args.format != "html"):
+        raise UsageError("--side-by-side is a page of the rules by clause: give --by clause --format html")
     load_game(folder, args.variant)           # it must compile first
     if getattr(args, "by", "kind") == "clause":
-        from .. import rulesdoc_clauses as by_clause
-        rows, title = by_clause.entries(folder, list(args.variant)), by_clause.spec_title(folder, list(args.variant))
-        if not rows:
-            raise UsageError(f"{args.game} has no clause index (rules.yaml): there is nothing to order by")
-        text = by_clause.markdown(rows, title) if args.format == "md" else by_clause.page(rows, title)
+        text = _rules_by_clause(args, folder, side)
+    elif getattr(args, "rulebook", []):
+        raise UsageError("--rulebook: the rules by kind do not show the rulebook; give --by clause")
     else:
         blocks = document(folder, list(args.variant))
         text = markdown(blocks) if args.format == "md" else page(blocks)
@@ -421,3 +445,22 @@ def cmd_rules(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _rules_by_clause(args: argparse.Namespace, folder: Path, side: bool) -> str:
+    """Returns the rules by clause: with anchors, where each clause stands in the rulebook
+    and, when its file is found, its lines (read now, never kept); side by side on request."""
+    from .. import rulesdoc_clauses as by_clause
+    from .anchors_cmd import places
+    book = places(folder, args.variant, getattr(args, "rulebook", []))
+    rows, title = by_clause.entries(folder, list(args.variant), book), by_clause.spec_title(folder, list(args.variant))
+    if not rows:
+        raise UsageError(f"{args.game} has no clause index (rules.yaml): there is nothing to order by")
+    if side:
+        if book is None or not book.found:
+            from ..anchors_text import where_looked
+            raise UsageError("--side-by-side needs the rulebook file beside the rules: " + (
+                f"{args.game} has no anchors files (anchors/*.yaml)" if book is None else
+                f"{book.primary} was not found ({where_looked(book.primary)})"))
+        return by_clause.side_by_side(rows, title, book)
+    return by_clause.markdown(rows, title) if args.format == "md" else by_clause.page(rows, title)

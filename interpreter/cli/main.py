@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, manifest, lint, diff, scenarios, migrate, new-expansion, play, resume, simulate, balance, replay, draw, serve.
+"""The `cairn` command: list, validate, anchors, manifest, lint, diff, scenarios, migrate, new-expansion, play, resume, simulate, balance, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -82,6 +82,12 @@ def _store(p: argparse.ArgumentParser) -> None:
                    "with SQL or `cairn results FILE` (pip install 'cairn[results]'), e.g. --store results.duckdb")
 
 
+def _rulebook(p: argparse.ArgumentParser, does: str = "") -> None:
+    p.add_argument("--rulebook", action="append", default=[], metavar="FILE",
+                   help=f"a rulebook text file the game's anchors point into{does} (repeatable; default: "
+                        "$CAIRN_RULEBOOKS/<the name its anchors file gives>), e.g. --rulebook ~/rulebooks/my-game.en.txt")
+
+
 def _json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
@@ -107,6 +113,19 @@ def _inspect_commands(sub) -> None:
              ["cairn validate definitions/my-game", "cairn validate my-game --variant my-variant --json"], _command("inspect_cmds", "cmd_validate", bounded=True))
     p.add_argument("targets", nargs="+", metavar="GAME_OR_PATH", help="game ids or folders, e.g. my-game")
     _variant(p)
+    _rulebook(p, " and check every anchor's digest against it")
+    _json(p)
+
+    p = _sub(sub, "anchors", "how much of each rulebook text file the anchors account for: lines by clause and "
+             "mark, unaccounted lines, clauses with no anchor, digests that do not match (exit 1 if any)",
+             ["cairn anchors my-game --rulebook ~/rulebooks/my-game.en.txt", "CAIRN_RULEBOOKS=~/rulebooks cairn anchors my-game --json",
+              "cairn anchors my-game --fix-digests"], _command("anchors_cmd", "cmd_anchors", bounded=True))
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder with anchors/*.yaml")
+    _rulebook(p)
+    _variant(p, " (its clauses join the index the anchors name)")
+    p.add_argument("--fix-digests", action="store_true",
+                   help="rewrite the digests that do not match their lines in the anchors files (only those values; "
+                        "comments and layout kept); check each anchor's lines first")
     _json(p)
 
     p = _sub(sub, "manifest", "the encoded box inventory and its abilities",
@@ -146,6 +165,7 @@ def _inspect_commands(sub) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed of those games (default 0)")
     p.add_argument("--fail-under", type=float, metavar="P", help="exit 1 when fewer than P%% of the clauses are encoded and tested by scenarios that pass now")
     p.add_argument("--html", metavar="FILE", help="also write a one-page HTML report here")
+    _rulebook(p)
     _json(p)
 
     p = _sub(sub, "mutate", "change each parameter (one more, one less, flipped) and see whether a scenario fails",
@@ -158,7 +178,8 @@ def _inspect_commands(sub) -> None:
 
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
              ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html",
-              "cairn rules my-game --by clause --format html -o by-clause.html"],
+              "cairn rules my-game --by clause --format html -o by-clause.html",
+              "cairn rules my-game --by clause --format html --side-by-side --rulebook my-game.en.txt -o side.html"],
              _command("inspect_cmds", "cmd_rules", bounded=True))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     _variant(p)
@@ -167,6 +188,9 @@ def _inspect_commands(sub) -> None:
     p.add_argument("--by", choices=["kind", "clause"], default="kind",
                    help="kind (default): box, structure, procedures, cards; clause: each clause in the rulebook's "
                         "order with everything that encodes it and its scenarios")
+    _rulebook(p, ": --by clause shows each clause's lines and orders the clauses by them")
+    p.add_argument("--side-by-side", action="store_true",
+                   help="with --by clause --format html: the rulebook's lines on the left, the encoding on the right")
 
     p = _sub(sub, "scenarios", "run rule scenarios (a game's scenarios/*.yaml, or some of its files), with their clause ids",
              ["cairn scenarios my-game", "cairn scenarios my-game setup.yaml -k hunt --junit out.xml",
