@@ -16,7 +16,7 @@ with a log" keeps one, as `new_initial_state` does by default. Contenders run in
 each counts, since noise on this shared machine only ever slows a turn down. Speeds are printed as ratios to Cairn.
 
 Usage:
-  python3 tools/bench_peers.py [GAME ...] [--games K] [--rounds R] [--json]
+  python3 tools/bench_peers.py [GAME ...] [--games K] [--rounds R] [--players N] [--json]
 """
 from __future__ import annotations
 
@@ -138,16 +138,17 @@ def measure(runner: str, game: str, arg: str, games: int, players: int = 2) -> f
     return json.loads(out.stdout.strip().splitlines()[-1])["cpu"]
 
 
-def bench(game: str, games: int, rounds: int) -> dict:
+def bench(game: str, games: int, rounds: int, players: int | None = None) -> dict:
     best: dict[str, float] = {}
     who = contenders(game)
+    players = players or GAMES[game].players
     for _ in range(rounds):
         for label, runner, target, arg in who:
-            cpu = measure(runner, target, arg, games, GAMES[game].players)
+            cpu = measure(runner, target, arg, games, players)
             best[label] = min(best.get(label, cpu), cpu)
     rate = {label: games / max(cpu, 1e-9) for label, cpu in best.items()}
     base = rate["cairn"]
-    out = {"game": game, "players": GAMES[game].players, "games": games, "rounds": rounds,
+    out = {"game": game, "players": players, "games": games, "rounds": rounds,
            "playouts_per_cpu_second": {k: round(v, 1) for k, v in rate.items()},
            "cairn_speed_relative_to": {k: round(base / v, 3) for k, v in rate.items() if k != "cairn"}}
     if "cairn plain" in rate:
@@ -161,13 +162,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("games", nargs="*", metavar="GAME", help=f"default: all of {', '.join(GAMES)}")
     ap.add_argument("--games", dest="n", type=int, default=300, help="playouts per turn (default 300)")
     ap.add_argument("--rounds", type=int, default=3, help="turns per contender (default 3)")
+    ap.add_argument("--players", type=int, help="players a game (big-foot: 2-4, default 3; the others take 2)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     a = ap.parse_args(argv)
     unknown = [g for g in a.games if g not in GAMES]
     if unknown:
         ap.error(f"unknown game {unknown[0]!r} (expected one of {', '.join(GAMES)})")
     a.games = a.games or list(GAMES)
-    results = [bench(g, a.n, a.rounds) for g in a.games]
+    if a.players is not None and not all(g == "big-foot" for g in a.games):
+        ap.error("--players is for big-foot alone (the other games take 2 players)")
+    if a.players is not None and not 2 <= a.players <= 4:
+        ap.error("big-foot takes 2 to 4 players")
+    results = [bench(g, a.n, a.rounds, a.players) for g in a.games]
     if a.json:
         print(json.dumps(results, indent=2))
         return 0
