@@ -67,6 +67,15 @@ def test_same_seed_same_choices_same_game(players):
         assert len(state.d["actions"]) == mine.decisions, f"seed {seed}"
 
 
+@pytest.mark.parametrize("players,seed", [(2, 917), (3, 1045), (4, 798)])
+def test_a_stalemate_ends_both_alike(players, seed):
+    """The rare end (reading end-stalemate: no token can move for any roll), found by
+    playing the hand-written game with choices from random.Random(seed)."""
+    state, mine = play_both(players, seed, random.Random(seed))
+    assert mine.reason == "stalemate" and state.d["result"]["reason"].startswith("stalemate")
+    assert state.d["result"]["winners"] == mine.winners and len(mine.winners) == 2
+
+
 MUTATIONS = {
     "a safety station fewer for Run for shelter": ("SAFE_SPOTS", lambda v: v[:-1]),
     "the Ranger Hut's paths in another order": ("ADJ", lambda v: [x[::-1] if i == ref.SPOT_IDS.index("fork") else x

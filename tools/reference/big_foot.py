@@ -166,9 +166,6 @@ class BigFoot:
         pos, owner = self.pos, self.owner
         return [t for t in range(8) if owner[t] == p and pos[t] >= 0]
 
-    def free(self, s: int) -> bool:
-        return self.occ[s] < 0 and s != self.bf
-
     def free_spots(self) -> list[int]:
         occ, bf = self.occ, self.bf
         return [s for s in range(len(occ)) if occ[s] < 0 and s != bf]
