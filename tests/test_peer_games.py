@@ -5,6 +5,8 @@ choices: same options at every decision, same end). tools/bench_peers.py measure
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,6 +23,14 @@ def _game(name: str):
     if name not in _LOADED:
         _LOADED[name] = load_game(str(GAMES / name) if (GAMES / name).is_dir() else name)
     return _LOADED[name]
+
+
+@pytest.mark.parametrize("name", ["kuhn-poker", "block-dominoes", "ttt-plain", "connect-four-plain", "pig-plain"])
+def test_the_game_folders_validate(name):
+    """`cairn validate` accepts each folder as it is (exit 0)."""
+    out = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(GAMES / name)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 # ---- Kuhn poker ---------------------------------------------------------------------------
