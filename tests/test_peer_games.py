@@ -157,3 +157,16 @@ def test_plain_encoding_plays_as_the_shipped_one(plain, shipped, games):
         assert s.is_terminal() and s.scores() == t.scores(), seed
         lengths.add(len(t.d["actions"]))
     assert len(lengths) > 3     # the games differ
+
+
+def test_bench_peers_runs_every_contender():
+    """tools/bench_peers.py times Big Foot beside the hand-written one and tic-tac-toe
+    beside its plain encoding (a smoke run: two playouts a contender)."""
+    import json
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_peers.py"), "big-foot", "tic-tac-toe",
+                          "--games", "2", "--rounds", "1", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    big_foot, ttt = json.loads(out.stdout)
+    assert set(big_foot["playouts_per_cpu_second"]) >= {"cairn", "hand-written"} and big_foot["players"] == 3
+    assert big_foot["cairn_speed_relative_to"]["hand-written"] > 0
+    assert "cairn" in ttt["cairn_plain_speed_relative_to"]
