@@ -21,6 +21,11 @@ and the same option indices give:
 - Places keep the engine's order where it shows: the top of the deck and of Big Foot's
   base is the end of the list; a card returned goes under the deck.
 
+Nothing had to be given up for exact agreement. What is not kept is only what no rule can
+see: which of two identical cards or discs is which (the deck holds card kinds, the base
+footprint flags), and the log. The engine's step and work budgets (a game that runs away
+ends as aborted) have no counterpart here; no Big Foot game comes near them.
+
 Interface (as tools/reference_games.py): `legal()` the options of the decision now,
 `play(i)` answers with the i-th, `player`, `done`, `scores`, `winners`, `decisions`.
 """
