@@ -1,6 +1,11 @@
-"""Random playouts per CPU-second of Cairn's tic-tac-toe, Connect Four and Pig beside the
-same games hand-written in plain Python (tools/reference_games.py) and in OpenSpiel
-(pip `open_spiel`, if installed: its pure-Python tic-tac-toe and its C++ games).
+"""Random playouts per CPU-second of Cairn's games beside the same games written otherwise:
+tic-tac-toe, Connect Four and Pig hand-written in plain Python (tools/reference_games.py),
+Big Foot hand-written (tools/reference/big_foot.py, the engine's random stream), and
+OpenSpiel's (pip `open_spiel`, if installed: its pure-Python tic-tac-toe, Kuhn poker and
+block dominoes, and its C++ games). Kuhn poker and block dominoes are Cairn games written
+plainly (tests/fixtures/games); so are the "cairn plain" contenders of tic-tac-toe, Connect
+Four and Pig, written without docs/MODDING.md's "What is cheap" habits, beside the shipped
+encodings.
 
 Every contender is driven the same way, through its own public API: ask the legal moves,
 pick one uniformly at random, apply it, until the game ends (OpenSpiel's chance nodes are
@@ -11,7 +16,7 @@ with a log" keeps one, as `new_initial_state` does by default. Contenders run in
 each counts, since noise on this shared machine only ever slows a turn down. Speeds are printed as ratios to Cairn.
 
 Usage:
-  python3 tools/bench_peers.py [GAME ...] [--games K] [--rounds R] [--json]
+  python3 tools/bench_peers.py [GAME ...] [--games K] [--rounds R] [--players N] [--json]
 """
 from __future__ import annotations
 
@@ -19,23 +24,44 @@ import argparse
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+FIXTURES = "tests/fixtures/games/"
+
+
+@dataclass(frozen=True)
+class Peer:
+    """One game's contenders: what Cairn loads, its plain encoding, the hand-written
+    version (runner, argument), OpenSpiel's C++ and pure-Python names; players a game."""
+
+    cairn: str
+    plain: str | None = None
+    hand: tuple[str, str] | None = None
+    cpp: str | None = None
+    py: str | None = None
+    players: int = 2
+
+
 GAMES = {
-    # Cairn id: (hand-written class, OpenSpiel C++ name, OpenSpiel pure-Python name)
-    "tic-tac-toe": ("TicTacToe", "tic_tac_toe", "python_tic_tac_toe"),
-    "connect-four": ("ConnectFour", "connect_four", None),
-    "pig": ("Pig", "pig", None),
+    "tic-tac-toe": Peer("tic-tac-toe", FIXTURES + "ttt-plain", ("hand-written", "TicTacToe"), "tic_tac_toe",
+                        "python_tic_tac_toe"),
+    "connect-four": Peer("connect-four", FIXTURES + "connect-four-plain", ("hand-written", "ConnectFour"),
+                         "connect_four"),
+    "pig": Peer("pig", FIXTURES + "pig-plain", ("hand-written", "Pig"), "pig"),
+    "big-foot": Peer("big-foot", hand=("big-foot", "BigFoot"), players=3),
+    "kuhn-poker": Peer(FIXTURES + "kuhn-poker", cpp="kuhn_poker", py="python_kuhn_poker"),
+    "block-dominoes": Peer(FIXTURES + "block-dominoes", py="python_block_dominoes"),
 }
 
 RUNNERS = {
     "cairn": r"""
 from interpreter.load.build import load_game
-g = load_game(GAME)
+g = load_game(GAME if not GAME.startswith("tests/") else str(ROOT / GAME))
 def playout(i):
-    state = g.new_initial_state(2, i, log=ARG == "log")
+    state = g.new_initial_state(PLAYERS, i, log=ARG == "log")
     while not state.is_terminal():
         legal = state.legal_actions()
         state.apply_action(legal[rnd.randrange(len(legal))])
@@ -46,6 +72,12 @@ import reference_games as ref
 cls = getattr(ref, ARG)
 def playout(i):
     ref.random_playout(cls(rnd) if ARG == "Pig" else cls(), rnd)
+""",
+    "big-foot": r"""
+sys.path.insert(0, str(ROOT / "tools"))
+from reference import big_foot as ref
+def playout(i):
+    ref.random_playout(ref.BigFoot(PLAYERS, i), rnd)
 """,
     "openspiel": r"""
 import pyspiel
@@ -67,7 +99,7 @@ PROLOGUE = r"""
 import json, random, sys, time
 from pathlib import Path
 ROOT = Path(sys.argv[1]); sys.path.insert(0, str(ROOT))
-GAME, ARG, GAMES = sys.argv[2], sys.argv[3], int(sys.argv[4])
+GAME, ARG, GAMES, PLAYERS = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(5)
 """
 
@@ -80,39 +112,49 @@ print(json.dumps({"cpu": time.process_time() - start}))
 """
 
 
-def contenders(game: str) -> list[tuple[str, str, str]]:
-    """(label, runner, argument) for each contender available on this machine."""
-    hand, cpp, py = GAMES[game]
-    out = [("cairn", "cairn", "-"), ("cairn, with a log", "cairn", "log"), ("hand-written", "hand-written", hand)]
+def contenders(game: str) -> list[tuple[str, str, str, str]]:
+    """(label, runner, what it loads, argument) for each contender available here."""
+    peer = GAMES[game]
+    out = [("cairn", "cairn", peer.cairn, "-"), ("cairn, with a log", "cairn", peer.cairn, "log")]
+    if peer.plain:
+        out.append(("cairn plain", "cairn", peer.plain, "-"))
+    if peer.hand:
+        out.append(("hand-written", peer.hand[0], game, peer.hand[1]))
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         return out
-    if py:
-        out.append(("openspiel python", "openspiel", py))
-    out.append(("openspiel c++", "openspiel", cpp))
+    if peer.py:
+        out.append(("openspiel python", "openspiel", game, peer.py))
+    if peer.cpp:
+        out.append(("openspiel c++", "openspiel", game, peer.cpp))
     return out
 
 
-def measure(runner: str, game: str, arg: str, games: int) -> float:
+def measure(runner: str, game: str, arg: str, games: int, players: int = 2) -> float:
     code = PROLOGUE + RUNNERS[runner] + EPILOGUE
-    out = subprocess.run([sys.executable, "-c", code, str(ROOT), game, arg, str(games)],
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT), game, arg, str(games), str(players)],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])["cpu"]
 
 
-def bench(game: str, games: int, rounds: int) -> dict:
+def bench(game: str, games: int, rounds: int, players: int | None = None) -> dict:
     best: dict[str, float] = {}
     who = contenders(game)
+    players = players or GAMES[game].players
     for _ in range(rounds):
-        for label, runner, arg in who:
-            cpu = measure(runner, game, arg, games)
+        for label, runner, target, arg in who:
+            cpu = measure(runner, target, arg, games, players)
             best[label] = min(best.get(label, cpu), cpu)
     rate = {label: games / max(cpu, 1e-9) for label, cpu in best.items()}
     base = rate["cairn"]
-    return {"game": game, "games": games, "rounds": rounds,
-            "playouts_per_cpu_second": {k: round(v, 1) for k, v in rate.items()},
-            "cairn_speed_relative_to": {k: round(base / v, 3) for k, v in rate.items() if k != "cairn"}}
+    out = {"game": game, "players": players, "games": games, "rounds": rounds,
+           "playouts_per_cpu_second": {k: round(v, 1) for k, v in rate.items()},
+           "cairn_speed_relative_to": {k: round(base / v, 3) for k, v in rate.items() if k != "cairn"}}
+    if "cairn plain" in rate:
+        out["cairn_plain_speed_relative_to"] = {k: round(rate["cairn plain"] / v, 3) for k, v in rate.items()
+                                                if k != "cairn plain"}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,21 +162,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("games", nargs="*", metavar="GAME", help=f"default: all of {', '.join(GAMES)}")
     ap.add_argument("--games", dest="n", type=int, default=300, help="playouts per turn (default 300)")
     ap.add_argument("--rounds", type=int, default=3, help="turns per contender (default 3)")
+    ap.add_argument("--players", type=int, help="players a game (big-foot: 2-4, default 3; the others take 2)")
     ap.add_argument("--json", action="store_true", help="print JSON")
     a = ap.parse_args(argv)
     unknown = [g for g in a.games if g not in GAMES]
     if unknown:
         ap.error(f"unknown game {unknown[0]!r} (expected one of {', '.join(GAMES)})")
     a.games = a.games or list(GAMES)
-    results = [bench(g, a.n, a.rounds) for g in a.games]
+    if a.players is not None and not all(g == "big-foot" for g in a.games):
+        ap.error("--players is for big-foot alone (the other games take 2 players)")
+    if a.players is not None and not 2 <= a.players <= 4:
+        ap.error("big-foot takes 2 to 4 players")
+    results = [bench(g, a.n, a.rounds, a.players) for g in a.games]
     if a.json:
         print(json.dumps(results, indent=2))
         return 0
     for r in results:
-        print(f"{r['game']}  ({r['games']} playouts x {r['rounds']} rounds, best round)")
+        print(f"{r['game']}  ({r['players']} players, {r['games']} playouts x {r['rounds']} rounds, best round)")
         for k, v in r["playouts_per_cpu_second"].items():
             rel = "" if k == "cairn" else f"   Cairn is {r['cairn_speed_relative_to'][k]:.3f}x this"
             print(f"  {k:18} {v:10.1f} playouts/s{rel}")
+        plain = r.get("cairn_plain_speed_relative_to")
+        if plain:
+            print("  cairn plain is " + ", ".join(f"{v:.3f}x {k}" for k, v in plain.items()))
     return 0
 
 

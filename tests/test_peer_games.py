@@ -1,0 +1,172 @@
+"""The peer games written plainly in Cairn (tests/fixtures/games) play by their rules:
+Kuhn poker and block dominoes as OpenSpiel's pure-Python games do, and the plain
+tic-tac-toe, Connect Four and Pig exactly as the shipped encodings (same seed, same
+choices: same options at every decision, same end). tools/bench_peers.py measures them."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from interpreter.load.build import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "tests" / "fixtures" / "games"
+_LOADED: dict = {}
+
+
+def _game(name: str):
+    if name not in _LOADED:
+        _LOADED[name] = load_game(str(GAMES / name) if (GAMES / name).is_dir() else name)
+    return _LOADED[name]
+
+
+@pytest.mark.parametrize("name", ["kuhn-poker", "block-dominoes", "ttt-plain", "connect-four-plain", "pig-plain"])
+def test_the_game_folders_validate(name):
+    """`cairn validate` accepts each folder as it is (exit 0)."""
+    out = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(GAMES / name)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+# ---- Kuhn poker ---------------------------------------------------------------------------
+def _kuhn_deals() -> dict[tuple[str, str], object]:
+    """The state after the deal of each of the 6 deals, found by trying seeds."""
+    g, deals = _game("kuhn-poker"), {}
+    seed = 0
+    while len(deals) < 6:
+        state = g.new_initial_state(2, seed=seed)
+        places = state.d["places"]
+        deals.setdefault((places["hand/0"][0], places["hand/1"][0]), state)
+        seed += 1
+        assert seed < 200, "a deal of Kuhn poker never comes up"
+    return deals
+
+
+def _tree(state, path=()) -> list[tuple[Fraction, tuple, list[float]]]:
+    """Every betting sequence from a state: (its chance under uniform play, the actions, returns)."""
+    if state.is_terminal():
+        return [(Fraction(1), path, state.returns())]
+    legal = state.legal_actions()
+    out = []
+    for a in legal:
+        child = state.clone()
+        child.apply_action(a)
+        out += [(w / len(legal), p, r) for w, p, r in _tree(child, path + (a,))]
+    return out
+
+
+def test_kuhn_poker_uniform_play_by_full_enumeration():
+    """Six deals and every betting sequence: player 0 expects +0.125 chips and wins 56.25%
+    (OpenSpiel's figures for uniform random play), and returns are chips, zero-sum."""
+    deals = _kuhn_deals()
+    assert len(deals) == 6
+    ev, win, sequences = Fraction(0), Fraction(0), set()
+    for state in deals.values():
+        for w, path, r in _tree(state):
+            assert r[0] == -r[1] and r[0] in (-2, -1, 1, 2)
+            ev += w * Fraction(r[0]) / 6
+            win += w * (r[0] > 0) / 6
+            sequences.add(path)
+    assert sequences == {(0, 0), (0, 1, 0), (0, 1, 1), (1, 0), (1, 1)}   # pass 0, bet 1
+    assert ev == Fraction(1, 8) and win == Fraction(9, 16)
+
+
+def test_kuhn_poker_each_deal_and_sequence_pays_as_openspiel():
+    """The same deal and the same pass/bet sequence give OpenSpiel's returns, every one."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import open_spiel.python.games  # noqa: F401  (registers the pure-Python games)
+    spiel = pyspiel.load_game("python_kuhn_poker")
+    rank = {"jack": 0, "queen": 1, "king": 2}
+    compared = 0
+    for (c0, c1), state in _kuhn_deals().items():
+        for _w, path, r in _tree(state):
+            theirs = spiel.new_initial_state()
+            for a in (rank[c0], rank[c1]) + path:
+                theirs.apply_action(a)
+            assert theirs.is_terminal() and theirs.returns() == r, (c0, c1, path)
+            compared += 1
+    assert compared == 30
+
+
+# ---- block dominoes -----------------------------------------------------------------------
+def _spiel_action(bd, player: int, option: list) -> int:
+    tile, edge = option
+    a, b = (float(x) for x in tile[1:].split("-"))
+    return bd._ACTIONS_STR.index(f"p{player} tile:{(a, b)} pip:{None if edge == -1 else float(edge)}")
+
+
+def test_block_dominoes_replays_as_openspiel():
+    """300 seeded deals replayed in OpenSpiel's pure-Python block_dominoes, random moves:
+    at every move both offer the same moves to the same player, and the games end
+    together with the same returns (lighter hand wins the other's pips)."""
+    pytest.importorskip("pyspiel")
+    from open_spiel.python.games import block_dominoes as bd
+    g, rnd = _game("block-dominoes"), random.Random(4)
+    spiel = bd.BlockDominoesGame()
+    outcomes = set()
+    for seed in range(300):
+        state = g.new_initial_state(2, seed=seed)
+        theirs = spiel.new_initial_state()
+        for p in (0, 1):
+            for tile in state.d["places"][f"hand/{p}"]:
+                a, b = (float(x) for x in tile[1:].split("-"))
+                theirs.apply_action(bd._DECK.index((a, b)))
+        while not theirs.is_terminal():
+            legal = theirs.legal_actions()
+            if len(legal) > 1:          # a move of one option Cairn plays without asking
+                pending = state.d["pending"]
+                assert pending["player"] == theirs.current_player(), seed
+                mine = [_spiel_action(bd, pending["player"], o) for o in pending["options"]]
+                assert sorted(mine) == legal, seed
+                k = rnd.randrange(len(mine))
+                state.apply_action(k)
+                theirs.apply_action(mine[k])
+            else:
+                theirs.apply_action(legal[0])
+        assert state.is_terminal(), seed
+        assert state.returns() == [float(x) for x in theirs.returns()], seed
+        outcomes.add(tuple(state.win_flags()))
+    assert outcomes == {(1.0, 0.0), (0.0, 1.0), (1.0, 1.0)}   # wins both ways, and a draw
+
+
+# ---- the plain encodings ------------------------------------------------------------------
+@pytest.mark.parametrize("plain,shipped,games", [
+    ("ttt-plain", "tic-tac-toe", 100),
+    ("connect-four-plain", "connect-four", 60),
+    ("pig-plain", "pig", 60),
+])
+def test_plain_encoding_plays_as_the_shipped_one(plain, shipped, games):
+    """Same seed and same choices: the same player decides among the same options at every
+    decision, and the games end at the same decision with the same scores."""
+    a, b, rnd = _game(plain), _game(shipped), random.Random(9)
+    lengths = set()
+    for seed in range(games):
+        s, t = a.new_initial_state(2, seed=seed), b.new_initial_state(2, seed=seed)
+        while not t.is_terminal():
+            assert not s.is_terminal(), seed
+            assert s.decision()["labels"] == t.decision()["labels"], seed   # options by their labels
+            assert s.current_player() == t.current_player(), seed
+            k = rnd.randrange(len(t.legal_actions()))
+            s.apply_action(k)
+            t.apply_action(k)
+        assert s.is_terminal() and s.scores() == t.scores(), seed
+        lengths.add(len(t.d["actions"]))
+    assert len(lengths) > 3     # the games differ
+
+
+def test_bench_peers_runs_every_contender():
+    """tools/bench_peers.py times Big Foot beside the hand-written one and tic-tac-toe
+    beside its plain encoding (a smoke run: two playouts a contender)."""
+    import json
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_peers.py"), "big-foot", "tic-tac-toe",
+                          "--games", "2", "--rounds", "1", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    big_foot, ttt = json.loads(out.stdout)
+    assert set(big_foot["playouts_per_cpu_second"]) >= {"cairn", "hand-written"} and big_foot["players"] == 3
+    assert big_foot["cairn_speed_relative_to"]["hand-written"] > 0
+    assert "cairn" in ttt["cairn_plain_speed_relative_to"]

@@ -1,0 +1,1 @@
+"""Games written by hand in plain Python, the yardsticks of tools/bench_peers.py."""
