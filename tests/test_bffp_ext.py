@@ -4,7 +4,6 @@ static ability changes (Fireside Tales' fire card on fire_card_points)."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,6 @@ QUANTITY = """  fire_card_points:
     params: [p]
     expr: params.fire_card_points
 """
-CITATION_KEYS = ("section:", "rule:", "clause:")
 
 
 def _outcomes(folder: Path) -> list:
@@ -47,28 +45,3 @@ def test_fire_card_points_as_a_plain_function_fails_the_scenario(tmp_path):
     game.write_text(text, "utf-8")
     outcomes = _outcomes(copy)
     assert not all(getattr(o, "ok", False) for o in outcomes)
-
-
-def _copies(overlay: Path, game: Path) -> list[str]:
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import expansion_copies
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
-    _, copied, whole = expansion_copies.measure(overlay, game)
-    assert whole == {}, f"{overlay.name} replaces {whole}"
-    return [line for line in copied if not line.startswith(CITATION_KEYS)]
-
-
-@pytest.mark.parametrize("overlay", sorted((ROOT / "definitions" / "big-foot" / "variants").glob("*.yaml"))
-                         + sorted((FOOTPRINTS / "variants").glob("*.yaml"))
-                         + [ROOT / "docs" / "modding" / "lucky-charm.yaml"], ids=lambda p: p.stem)
-def test_overlay_copies_no_base_line(overlay):
-    game = ROOT / "definitions" / "big-foot" if overlay.parent.name == "modding" else overlay.parents[1]
-    left = _copies(overlay, game)
-    # The Firekeeper's lasting power counts where the Shaman's does, the clan discard pile:
-    # `while_in:` takes zone ids only, so no procedure or function of the base can name it.
-    if overlay.name == "firekeepers.yaml":
-        assert left == ["while_in: [clan-discard]"]
-    else:
-        assert left == []

@@ -77,10 +77,12 @@ def test_the_measure_counts_copied_lines_but_not_citations(tmp_path):
 
 def test_what_is_a_citation():
     for line in ("rule: [setup-1, spot-a-draw]", "- rule: hunt", "section: A. Blue Spot",
-                 "clause: [advance-track-bonus, bonus-skill]", 'section: "End: of a Round"', "rule: []"):
+                 "clause: [advance-track-bonus, bonus-skill]", 'section: "End: of a Round"', "rule: []",
+                 "while_in: [clan-discard]", "modifies: writes_revealed"):
         assert is_citation(line) and not counted(line), line
     for line in ("props: {type: action, rule: x}", "- {id: a, rule: b, section: c}",
-                 "if: not game.turn_lost", "rule: a, do: b: c", "rules: [setup-1, spot-a-draw]"):
+                 "if: not game.turn_lost", "rule: a, do: b: c", "rules: [setup-1, spot-a-draw]",
+                 "while_in: [clan-discard], add: 1"):
         assert not is_citation(line), line
     assert counted("if: not game.turn_lost")
 

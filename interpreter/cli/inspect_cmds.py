@@ -203,7 +203,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         for f in found:
             print(f)
         print(f"{plural(len(errors), 'rule')} dispatch on an object's id or kind; "
-              f"{plural(len(advice), 'function')} compute a rule number without a quantity", file=sys.stderr)
+              f"{plural(len(advice), 'function')} {'computes' if len(advice) == 1 else 'compute'} a rule number without a quantity", file=sys.stderr)
     return 1 if errors or (args.strict and advice) else 0
 
 

@@ -6,8 +6,10 @@ An overlay should hold only what is new: a copied line is a rule (or a piece of 
 now lives in two places, so a fix to the base misses the expansion. Not counted:
 - lines of 20 characters or fewer (`else {`, `}`, `count: 2`: alike by chance),
 - comments,
-- citations: a line holding only a `section:`, `rule:` or `clause:` key (`rule: [a, b]`,
-  `- clause: x`), which must name the base's own ids and sections.
+- references: a line holding only a `section:`, `rule:` or `clause:` key (`rule: [a, b]`,
+  `- clause: x`), or a `while_in:` or `modifies:` key, which must name the base's own
+  clauses, sections, zones and quantities: naming a base entity is how an expansion hooks
+  into it, not a copy of its rule.
 
 A whole replace is a `replace:` of a procedure, function, quantity or step, or of the whole
 structure: the base rule's text then lives in the overlay too.
@@ -28,7 +30,7 @@ WHOLE = ("procedures", "functions", "quantities", "steps", "structure")
 SHORT = 20          # a line this long or shorter is alike by chance, not copied
 
 _SCALAR = r"""(?:"[^"]*"|'[^']*'|[^\s:{}\[\],#'"][^:{}\[\]#]*)"""
-_CITATION = re.compile(rf"""(?:-\s+)?(?:section|rule|clause):\s*(?:{_SCALAR}|\[\s*(?:{_SCALAR}\s*,\s*)*{_SCALAR}?\s*\])\s*""")
+_CITATION = re.compile(rf"""(?:-\s+)?(?:section|rule|clause|while_in|modifies):\s*(?:{_SCALAR}|\[\s*(?:{_SCALAR}\s*,\s*)*{_SCALAR}?\s*\])\s*""")
 
 
 @dataclass
@@ -42,7 +44,8 @@ class Measure:
 
 
 def is_citation(line: str) -> bool:
-    """Whether a stripped line holds only a `section:`, `rule:` or `clause:` key."""
+    """Whether a stripped line holds only a reference: a `section:`, `rule:`, `clause:`,
+    `while_in:` or `modifies:` key naming base ids."""
     return _CITATION.fullmatch(line) is not None
 
 
