@@ -15,6 +15,8 @@ import pytest
 from interpreter.cli.main import main
 from interpreter.load.build import build
 
+ROOT = Path(__file__).resolve().parents[1]
+
 SRC = Path(__file__).resolve().parents[1] / "definitions" / "big-foot"
 
 # The body of the "Snowed in" (lose-turn) card effect in cards.yaml (an entry of the action
@@ -499,3 +501,20 @@ def test_broken_copy_never_prints_a_traceback(work, capsys, name):
     assert rc == 1
     assert out == ""                           # diagnostics go to stderr
     assert f"{name}/" in err
+
+
+def test_a_broken_game_header_with_its_variants_is_one_error_not_a_traceback(tmp_path, capsys):
+    """A syntax error in game.yaml, validated with every variant applied on top: one
+    error at its file:line:col (before, applying an overlay's `players:` raised KeyError)."""
+    copy = tmp_path / "fantastic-trails"
+    shutil.copytree(ROOT / "definitions" / "fantastic-trails", copy)
+    game = copy / "game.yaml"
+    text = game.read_text("utf-8")
+    assert "  players: {min: 1, max: 4}\n" in text
+    game.write_text(text.replace("  players: {min: 1, max: 4}\n", "  players: {min: 1, max: 4]\n"), "utf-8")
+    assert main(["validate", str(copy)]) == 1
+    out = capsys.readouterr()
+    lines = [l for l in (out.out + out.err).splitlines() if "error" in l.lower() or ".yaml:" in l]
+    assert "Traceback" not in out.out + out.err
+    assert any("game.yaml:" in l and "YAML syntax error" in l for l in lines)
+    assert not any("variants/" in l for l in lines), lines

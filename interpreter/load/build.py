@@ -74,6 +74,8 @@ def _build(folder: Path, variants: list[str], trace: bool, lean: bool = False
             diags.append(Diagnostic(display_path(folder), 1, 1, f"no variant '{vid}'"
                                     + suggest(vid, spec.variants)
                                     + (f"; known: {', '.join(sorted(spec.variants))}" if spec.variants else "")))
+    if spec.meta_src is None:           # game.yaml unreadable: its own error says so; overlays
+        return None, diags              # applied to nothing would only add noise
     variants = apply_variants(spec, variants, diags)
     hints = expansion_hints(given, diags)      # an expansion folder's terminal.yaml
     if spec.meta_src is None or spec.structure is None or spec.scoring is None:

@@ -116,8 +116,10 @@ def apply_variant(spec: Spec, vid: str, chosen: list[str], diags: list[Diagnosti
     if players and all([_claim(spec, vid, "players", k, here.at("variant", "players", k), diags, "set", players[k])
                         for k in ("min", "max") if k in players]):
         spec.meta = dict(spec.meta)
-        spec.meta["players"] = {"min": players.get("min", spec.meta["players"]["min"]),
-                                "max": players.get("max", spec.meta["players"]["max"])}
+        base = spec.meta.get("players") if isinstance(spec.meta.get("players"), dict) else {}
+        # (a base whose own `players:` was refused has none: its error is reported already)
+        spec.meta["players"] = {"min": players.get("min", base.get("min", 1)),
+                                "max": players.get("max", base.get("max", players.get("min", 1)))}
 
 
 def _requires(spec: Spec, vid: str, chosen: list[str], head: dict, src: Src, diags: list[Diagnostic]) -> None:
