@@ -31,7 +31,9 @@ def test_scenario(folder, loaded, index):
     assert loaded is not None, f"scenario file {folder} does not load"
     data = loaded.data
     sc = data["scenarios"][index]
-    variants = tuple(data.get("variants", [])) + tuple(sc.get("variants", []))
+    # an overlay file is named relative to the scenario file (folder/scenarios), as the runner reads it
+    variants = tuple(str(folder / "scenarios" / v) if v.endswith((".yaml", ".yml")) else v
+                     for v in tuple(data.get("variants", [])) + tuple(sc.get("variants", [])))
     key = (str(folder), variants)
     if key not in _GAMES:
         _GAMES[key] = load_game(folder, list(variants))
