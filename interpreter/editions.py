@@ -14,19 +14,17 @@ when a file's text is not the one the lines were taken from.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from pathlib import Path
 
+from .anchors import Spans, parse_lines
+from .anchors_text import ENV as RULEBOOKS, RulebookProblem, digest, read_rulebook
 from .diagnostics import Diagnostic, suggest
 from .load.citations import cited
 from .load.files import display_path, read_part
-from .load.reader import FileRefused, read_capped
 
-RULEBOOKS = "CAIRN_RULEBOOKS"       # the folder of the user's rulebook text files
 SIDES = {"en": "reference", "ja": "rulebook"}    # an entry's lines -> the file's key at the top
-_SPAN = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 
 def difference_files(folder: Path) -> list[Path]:
@@ -81,12 +79,12 @@ def _line_problems(loaded, data: dict, d: dict, at: tuple) -> list[Diagnostic]:
     their digest (or the reverse), lines of a file the comparison does not name."""
     out = []
     for side, key in SIDES.items():
-        text, digest = d.get(f"{side}_lines"), d.get(f"{side}_digest")
+        text, sealed = d.get(f"{side}_lines"), d.get(f"{side}_digest")
         if text is not None and parse_spans(text) is None:
             out.append(loaded.diag(at + (f"{side}_lines",), f"lines '{text}': give the spans in ascending "
                                                             "order, not overlapping (e.g. \"40-41, 45\")"))
-        if (text is None) != (digest is None):
-            have, need = (f"{side}_lines", f"{side}_digest") if digest is None else (f"{side}_digest", f"{side}_lines")
+        if (text is None) != (sealed is None):
+            have, need = (f"{side}_lines", f"{side}_digest") if sealed is None else (f"{side}_digest", f"{side}_lines")
             out.append(loaded.diag(at + (have,), f"{have} needs {need} beside it"))
         if text is not None and not data.get(key):
             out.append(loaded.diag(at + (f"{side}_lines",), f"{side}_lines: name the file they are lines of "
@@ -94,38 +92,23 @@ def _line_problems(loaded, data: dict, d: dict, at: tuple) -> list[Diagnostic]:
     return out
 
 
-def parse_spans(text: str) -> list[tuple[int, int]] | None:
-    """Returns the spans of "7", "12-14" or "40-41, 45" (1-based, inclusive), or None when
-    they are not in ascending order without overlapping."""
-    spans, last = [], 0
-    for part in text.split(", "):
-        m = _SPAN.match(part)
-        if not m:
-            return None
-        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
-        if a <= last or b < a:
-            return None
-        spans.append((a, b))
-        last = b
-    return spans
-
-
-def span_digest(lines: list[str], spans: list[tuple[int, int]]) -> str:
-    """Returns the digest of the spans' text: each non-blank line with its runs of white space
-    made one space, joined by newlines, SHA-256, first 8 hex digits (as the anchors files)."""
-    parts = [" ".join(lines[n - 1].split()) for a, b in spans for n in range(a, b + 1)]
-    return hashlib.sha256("\n".join(p for p in parts if p).encode("utf-8")).hexdigest()[:8]
+def parse_spans(text: str) -> Spans | None:
+    """Returns the spans of "7", "12-14" or "40-41, 45" as an anchors file reads them, or
+    None when they are not spans in ascending order without overlapping."""
+    spans = parse_lines(text)
+    return None if isinstance(spans, str) else spans
 
 
 def rulebook_lines(name: str) -> list[str] | None:
-    """Returns the lines of the user's rulebook file `name` in $CAIRN_RULEBOOKS, or None when
-    the folder is not set or the file is missing, refused or not UTF-8 text."""
+    """Returns the lines of the user's rulebook file `name` in $CAIRN_RULEBOOKS, read as
+    `cairn anchors` reads it, or None when the folder is not set or the file is missing or
+    refused."""
     folder = os.environ.get(RULEBOOKS)
     if not folder or not name:
         return None
     try:
-        return read_capped(Path(folder) / Path(name).name).decode("utf-8").splitlines()
-    except (FileRefused, OSError, UnicodeDecodeError):
+        return read_rulebook(Path(folder) / Path(name).name)
+    except RulebookProblem:
         return None
 
 
@@ -141,7 +124,7 @@ def cited_lines(data: dict, d: dict) -> dict[str, dict]:
         shown: dict = {"file": name, "lines": text}
         lines, spans = rulebook_lines(name), parse_spans(text)
         if lines is not None and spans is not None:
-            if spans[-1][1] <= len(lines) and span_digest(lines, spans) == d.get(f"{side}_digest"):
+            if spans[-1][1] <= len(lines) and digest(lines, spans) == d.get(f"{side}_digest"):
                 shown["text"] = [t.strip() for a, b in spans for t in lines[a - 1:b] if t.strip()]
             else:
                 shown["note"] = f"{name} in ${RULEBOOKS} is not the text these lines were taken from"

@@ -90,8 +90,8 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 # ---- 1. reference, schema and effect errors --------------------------------------
 
-REF_EDIT = ("game.yaml", '      if place_of(c) == "revealed" {\n        move(c, "deck", bottom=true)',
-            '      if place_of(c) == "revealed" {\n        move(c, "dek", bottom=true)')
+REF_EDIT = ("game.yaml", '    params: [c]\n    do: move(c, "deck", bottom=true)',
+            '    params: [c]\n    do: move(c, "dek", bottom=true)')
 COUNT_EDIT = ("cards.yaml", "count: 2, props: {destination: mining-town}", "count: two, props: {destination: mining-town}")
 NMAE_EDIT = ("cards.yaml", "        name: Snowed in\n", "        nmae: Snowed in\n")
 SYNTAX_EDIT = ("cards.yaml", LOSE_TURN_LOG, LOSE_TURN_LOG + EFFECT + "let x = (1 +\n")

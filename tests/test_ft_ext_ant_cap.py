@@ -71,15 +71,3 @@ def test_without_the_ability_the_scenarios_fail(tmp_path):
     assert not outcomes["stag beetle - its horns hold 2 worker ants beyond the score card's spaces"].ok
     assert not outcomes["stag beetle - a worker ant circled beyond the printed spaces"].ok
     assert outcomes["stag beetle - out of the game, the score card's spaces are the cap"].ok
-
-
-@pytest.mark.parametrize("name", ["first-game", "morning-dew", "new-neighbours", "stag-beetle"])
-def test_overlay_copies_no_base_line_and_replaces_nothing_whole(name):
-    """tools/expansion_copies.py's measure, citation lines (section, rule, clause) aside."""
-    import sys
-    sys.path.insert(0, str(ROOT / "tools"))
-    from expansion_copies import measure
-    _n, copied, whole = measure(GAME / "variants" / f"{name}.yaml", GAME)
-    cites = ("section:", "rule:", "clause:")
-    assert [line for line in copied if not line.startswith(cites)] == []
-    assert whole == {}
