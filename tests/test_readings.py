@@ -1,6 +1,6 @@
 """The readings the audits doubted (issue 25, item 6), settled as data: each is a reading in
 rules.yaml whose `why` points at the rulebook's lines, played by a parameter whose default is
-the reading chosen; an overlay in scenarios/readings/ plays the other one. Every scenario of
+the reading chosen; an overlay in variants/ plays the other one. Every scenario of
 scenarios/readings.yaml passes, and fails when run under the other value of its parameter,
 so the parameter really changes play and each reading is tested by a scenario of its own.
 """
@@ -66,12 +66,12 @@ def test_each_scenario_fails_under_the_other_reading(name):
     seen: dict[str, set[str]] = {r: set() for r in OPTIONS[name]}
     for sc in _scenarios(name):
         reading = _reading_of(sc, name)
-        overlay = f"readings/{OPTIONS[name][reading][0]}"
+        overlay = OPTIONS[name][reading][0].removesuffix(".yaml")    # a variant of the game
         if sc.get("variants") == [overlay]:
             other, kind = (), "option"          # the other reading's scenario, run on the default
         else:
             assert "variants" not in sc, sc["name"]
-            other, kind = (str(folder / overlay),), "default"
+            other, kind = (overlay,), "default"
         seen[reading].add(kind)
         flipped = {k: v for k, v in sc.items() if k != "variants"}
         outcome = run_one(_game(name, other), flipped, f"{name}: {sc['name']}")
@@ -89,7 +89,7 @@ def test_each_option_is_a_documented_parameter_and_a_reading_with_its_lines(name
         declared = base.params[param]
         assert declared["value"] is True and declared.get("doc") and declared.get("rule"), param
         assert reading in declared["doc"], f"{param}'s doc names no reading {reading}"
-        over = yaml.safe_load((folder / "scenarios" / "readings" / overlay).read_text("utf-8"))
+        over = yaml.safe_load((folder / "variants" / overlay).read_text("utf-8"))
         assert over["set"] == {"params": {param: False}}, overlay
         r = readings[reading]
         assert f"params.{param}" in r["reading"] and overlay in r["reading"], reading
