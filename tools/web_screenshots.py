@@ -28,8 +28,10 @@ def launch(p: Any) -> Any:
 
 
 def start_game(page: Any, url: str, game: str, players: int = 2, seat: int = 0, seed: int = 1,
-               variants: tuple[str, ...] = ()) -> None:
-    """Fills in the set-up form and starts the game; returns when its first view is shown."""
+               variants: tuple[str, ...] = (), seats: list[str] | None = None) -> None:
+    """Fills in the set-up form and starts the game; returns when its first view is shown.
+    `seats`: each seat's kind as the form names it (here, link, random, first, greedy,
+    mcts:N); without it, a person here in `seat` and random bots in the others."""
     page.bring_to_front()      # a page behind another gets no animation frames: clicks would wait
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
@@ -38,7 +40,14 @@ def start_game(page: Any, url: str, game: str, players: int = 2, seat: int = 0, 
         page.check(f"#variants input[value='{v}']")
     page.fill("#players", str(players))
     page.dispatch_event("#players", "input")
-    page.select_option("#seat", str(seat))
+    if seats is None:
+        seats = ["random"] * players
+        seats[seat] = "here"
+    for i, kind in enumerate(seats):
+        name, _, playouts = kind.partition(":")
+        page.select_option(f"#seat-{i}", name)
+        if playouts:
+            page.fill(f"#playouts-{i}", playouts)
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#play:not([hidden])[data-at]")

@@ -172,7 +172,7 @@ async def list_tables(request: Request, server: Server) -> dict:
 
 
 async def create_table(request: Request, server: Server) -> dict:
-    data = await json_object(request, {"game", "variants", "players", "seat", "bot", "seed"})
+    data = await json_object(request, {"game", "variants", "players", "seat", "bot", "seats", "seed"})
     g = server.catalogue.game(text(data, "game"), texts(data, "variants"))
     seats = data.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) > 16):

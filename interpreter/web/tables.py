@@ -86,6 +86,15 @@ class Table:
         marks = self.marks or [len(self.state.d["log"])]
         return [min(bisect.bisect_right(marks, i), len(marks) - 1) for i in range(len(self.state.d["log"]))]
 
+    def seat_of(self, secret: str) -> int | None:
+        """Returns the seat whose secret this is, or None (compared in constant time)."""
+        given = secret.encode("utf-8", "surrogatepass")
+        found = None
+        for seat, mine in self.seat_secrets.items():
+            if hmac.compare_digest(given, mine.encode()):
+                found = seat
+        return found
+
     def advance(self) -> None:
         """Lets the bots play until the person decides or the game ends; takes the
         checkpoint of the person's decision (for undo)."""
