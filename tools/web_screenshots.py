@@ -1,6 +1,9 @@
-"""Screenshots of each game's board in the web page (docs/screenshots/<game>.png), taken in
-Debian's Chromium driven by Playwright: the server runs in a thread, a game is started
-from the set-up form and a few choices are made by clicking, as a person would.
+"""Screenshots of each game's board in the web page, taken in Debian's Chromium driven by
+Playwright: the server runs in a thread, a game is started from the set-up form (a
+person, an mcts bot and a greedy bot) and a few choices are made by clicking, as a person
+would, until the bots have moved since the last one (so the changes show). Each game at
+1366 px wide (docs/screenshots/<game>.png) and 400 px wide, the whole page
+(<game>-400.png).
 
     python3 tools/web_screenshots.py                 # the four games and replay.png, into docs/screenshots/
     python3 tools/web_screenshots.py --out /tmp/shots stonefire
@@ -20,6 +23,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync"]
 GAMES = {"big-foot": 6, "footprints": 8, "stonefire": 6, "fantastic-trails": 8}   # game -> choices before the shot
 VIEWPORT = {"width": 1440, "height": 1000}
+WIDTHS = {"-400": {"width": 400, "height": 900}, "": {"width": 1366, "height": 900}}   # file suffix -> viewport
+SEATS = ["here", "mcts:3", "greedy"]
 
 
 def launch(p: Any) -> Any:
@@ -112,15 +117,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as p:
             browser = launch(p)
-            page = browser.new_page(viewport=VIEWPORT)
             for game in args.games:
-                start_game(page, running.url, game, players=2, seed=1)
-                for _ in range(GAMES.get(game, 4)):
-                    if over(page):
-                        break
-                    click_option(page)
-                page.screenshot(path=str(out / f"{game}.png"))
-                print(out / f"{game}.png")
+                for suffix, viewport in WIDTHS.items():
+                    page = browser.new_page(viewport=viewport)
+                    start_game(page, running.url, game, players=len(SEATS), seed=1, seats=SEATS)
+                    for i in range(40):
+                        if over(page) or (i >= GAMES.get(game, 4) and page.locator("#since .steps button").count()):
+                            break
+                        click_option(page)
+                    page.screenshot(path=str(out / f"{game}{suffix}.png"), full_page=bool(suffix))
+                    print(out / f"{game}{suffix}.png")
+                    if suffix:
+                        page.close()
             shoot_replay(page, out / "replay.png")
             print(out / "replay.png")
             browser.close()

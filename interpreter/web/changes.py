@@ -44,20 +44,33 @@ def _change(text: str, objects: list[str] = (), spaces: list[str] = ()) -> dict:
     return {"text": text, "objects": list(objects), "spaces": list(spaces)}
 
 
+def label(g: Any, obj: str) -> str:
+    """What a change calls an object: like tokens (a set name, no printed text) by their
+    set's name, so a run of them reads as one change; others by their own name."""
+    props = g.props.get(obj, {})
+    return str(props["set_name"]) if props.get("set_name") and not props.get("text") else object_name(g, obj)
+
+
 def _moves(g: Any, v: View, ob: dict, oa: dict) -> list[dict]:
     wb, wa = where(ob), where(oa)
-    out = []
+    runs: dict[tuple[str, str | None, str | None], list[str]] = {}
     for o, there in wa.items():
         here = wb.get(o)
-        spaces = [s for s in (here, there) if s in g.spaces]
-        if here is None:
-            out.append(_change(f"{object_name(g, o)} came to {place_name(v, there)}", [o], spaces))
-        elif here != there:
-            out.append(_change(f"{object_name(g, o)}: {place_name(v, here)} → {place_name(v, there)}", [o], spaces))
+        if here != there:
+            runs.setdefault((label(g, o), here, there), []).append(o)
     for o, here in wb.items():
         if o not in wa:
-            out.append(_change(f"{object_name(g, o)} left {place_name(v, here)}", [],
-                               [here] if here in g.spaces else []))
+            runs.setdefault((label(g, o), here, None), []).append(o)
+    out = []
+    for (name, here, there), objs in runs.items():
+        what = name + (f" ×{len(objs)}" if len(objs) > 1 else "")
+        spaces = [s for s in (here, there) if s in g.spaces]
+        if here is None:
+            out.append(_change(f"{what} came to {place_name(v, there)}", objs, spaces))
+        elif there is None:
+            out.append(_change(f"{what} left {place_name(v, here)}", [], spaces))
+        else:
+            out.append(_change(f"{what}: {place_name(v, here)} → {place_name(v, there)}", objs, spaces))
     return out
 
 
