@@ -122,7 +122,7 @@ def test_a_past_moment_is_the_game_as_the_seat_saw_it(catalogue, game):
 @pytest.mark.parametrize("game", FOUR)
 def test_a_branch_starts_at_my_past_decision_and_leaves_the_game_as_it_was(catalogue, game):
     g = catalogue.game(game)
-    t = new_table(g, 2, None, None, 11, ["human", "greedy"])
+    t = new_table(g, 2, None, None, 11, ["human", "random"])
     for _ in range(4):
         t.choose(0, len(t.state.d["actions"]), 0)
     mine = t.decisions_of(0)
@@ -132,9 +132,10 @@ def test_a_branch_starts_at_my_past_decision_and_leaves_the_game_as_it_was(catal
     assert t.state.serialize() == kept
     assert b.state.d["actions"] == t.state.d["actions"][:at] and b.state.current_player() == 0
     assert set(b.seat_secrets) == {0} and b.seat_secrets[0] != t.seat_secrets[0]
-    # the same choice again in the branch: the same game as the original (bots as they were)
-    b.choose(t.state.d["actions"][at], at, 0)
-    assert b.state.d["actions"] == t.state.d["actions"][:len(b.state.d["actions"])]
+    # the same choices again in the branch: the same game as the original (bots as they were)
+    for k in mine[1:-1]:
+        b.choose(t.state.d["actions"][k], k, 0)
+        assert b.state.d["actions"] == t.state.d["actions"][:len(b.state.d["actions"])]
     with pytest.raises(WebError, match="one of your decisions"):
         t.branch(0, at + 1 if at + 1 not in mine else 10_000)
 
