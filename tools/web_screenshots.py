@@ -1,6 +1,9 @@
-"""Screenshots of each game's board in the web page (docs/screenshots/<game>.png), taken in
-Debian's Chromium driven by Playwright: the server runs in a thread, a game is started
-from the set-up form and a few choices are made by clicking, as a person would.
+"""Screenshots of each game's board in the web page, taken in Debian's Chromium driven by
+Playwright: the server runs in a thread, a game is started from the set-up form (a
+person, an mcts bot and a greedy bot) and a few choices are made by clicking, as a person
+would, until the bots have moved since the last one (so the changes show). Each game at
+1366 px wide (docs/screenshots/<game>.png) and 400 px wide, the whole page
+(<game>-400.png).
 
     python3 tools/web_screenshots.py                 # the four games and replay.png, into docs/screenshots/
     python3 tools/web_screenshots.py --out /tmp/shots stonefire
@@ -20,6 +23,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync"]
 GAMES = {"big-foot": 6, "footprints": 8, "stonefire": 6, "fantastic-trails": 8}   # game -> choices before the shot
 VIEWPORT = {"width": 1440, "height": 1000}
+WIDTHS = {"-400": {"width": 400, "height": 900}, "": {"width": 1366, "height": 900}}   # file suffix -> viewport
+SEATS = ["here", "mcts:3", "greedy"]
 
 
 def launch(p: Any) -> Any:
@@ -28,8 +33,10 @@ def launch(p: Any) -> Any:
 
 
 def start_game(page: Any, url: str, game: str, players: int = 2, seat: int = 0, seed: int = 1,
-               variants: tuple[str, ...] = ()) -> None:
-    """Fills in the set-up form and starts the game; returns when its first view is shown."""
+               variants: tuple[str, ...] = (), seats: list[str] | None = None) -> None:
+    """Fills in the set-up form and starts the game; returns when its first view is shown.
+    `seats`: each seat's kind as the form names it (here, link, random, first, greedy,
+    mcts:N); without it, a person here in `seat` and random bots in the others."""
     page.bring_to_front()      # a page behind another gets no animation frames: clicks would wait
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
@@ -38,7 +45,14 @@ def start_game(page: Any, url: str, game: str, players: int = 2, seat: int = 0, 
         page.check(f"#variants input[value='{v}']")
     page.fill("#players", str(players))
     page.dispatch_event("#players", "input")
-    page.select_option("#seat", str(seat))
+    if seats is None:
+        seats = ["random"] * players
+        seats[seat] = "here"
+    for i, kind in enumerate(seats):
+        name, _, playouts = kind.partition(":")
+        page.select_option(f"#seat-{i}", name)
+        if playouts:
+            page.fill(f"#playouts-{i}", playouts)
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#play:not([hidden])[data-at]")
@@ -103,15 +117,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as p:
             browser = launch(p)
-            page = browser.new_page(viewport=VIEWPORT)
             for game in args.games:
-                start_game(page, running.url, game, players=2, seed=1)
-                for _ in range(GAMES.get(game, 4)):
-                    if over(page):
-                        break
-                    click_option(page)
-                page.screenshot(path=str(out / f"{game}.png"))
-                print(out / f"{game}.png")
+                for suffix, viewport in WIDTHS.items():
+                    page = browser.new_page(viewport=viewport)
+                    start_game(page, running.url, game, players=len(SEATS), seed=1, seats=SEATS)
+                    for i in range(40):
+                        if over(page) or (i >= GAMES.get(game, 4) and page.locator("#since .steps button").count()):
+                            break
+                        click_option(page)
+                    page.screenshot(path=str(out / f"{game}{suffix}.png"), full_page=bool(suffix))
+                    print(out / f"{game}{suffix}.png")
+                    if suffix:
+                        page.close()
             shoot_replay(page, out / "replay.png")
             print(out / "replay.png")
             browser.close()

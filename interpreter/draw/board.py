@@ -46,7 +46,7 @@ def _mark(h: Hints, node: ET.Element, key: str, marks: dict[str, int]) -> bool:
 def space_group(h: Hints, parent: ET.Element, space: str) -> tuple[ET.Element, bool]:
     """A space's group, with its id, tooltip and (when an option names it) data-option."""
     g = el(parent, "g", data_space=space)
-    title(g, str(h.g.props.get(space, {}).get("name", space)))
+    title(g, h.tip(space))
     return g, _mark(h, g, space, h.marks)
 
 
@@ -59,7 +59,7 @@ def piece(h: Hints, parent: ET.Element, obj: str, x: float, y: float, r: float) 
     """A piece as a disc with its glyph, in its colour (data-object, and data-option and
     a ring when an option names it)."""
     g = el(parent, "g", data_object=obj)
-    title(g, str(h.g.props.get(obj, {}).get("name", obj)))
+    title(g, h.tip(obj))
     marked = _mark(h, g, obj, h.object_marks)
     fill = h.piece_fill(obj)
     el(g, "circle", cx=x, cy=y, r=r, fill=fill, stroke=HIGHLIGHT if marked else "#222222",

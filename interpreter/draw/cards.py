@@ -9,9 +9,10 @@ from typing import Any
 from .box import Box, frame
 from .grids import grid_card, grid_spec
 from .hints import PIECE_FILL, Hints
-from .svg import MONO, el, fit, ink, lighten, text, width_of, wrap
+from .svg import MONO, el, ink, lighten, text, width_of, wrap
 
 LINE = 11        # a card text line's height
+WHOLE = 60       # lines a card's text may take: a card is as tall as its text, never cut
 CHIP_H = 20
 
 
@@ -33,16 +34,15 @@ def card(h: Hints, obj: str) -> Box:
     spec = h.card()
     w = float(spec.get("width", 150))
     props = h.g.props.get(obj, {})
-    name = wrap(str(props.get("name", obj)), w - 12, 10, 2)
+    name = wrap(str(props.get("name", obj)), w - 12, 10, WHOLE)
     said = numbers(h, obj)
-    nums = wrap(" · ".join(said), w - 10, 9, 2) if said else []
-    body = wrap(str(props.get(spec.get("text", "text"), "")), w - 10, 8.5, int(spec.get("lines", 5))) \
+    nums = wrap(" · ".join(said), w - 10, 9, WHOLE) if said else []
+    body = wrap(str(props.get(spec.get("text", "text"), "")), w - 10, 8.5, int(spec.get("lines", WHOLE))) \
         if props.get(spec.get("text", "text")) else []
     hgt = 8 + 12 * len(name) + LINE * len(nums) + (LINE - 1) * len(body) + 6
     base = h.piece_fill(obj)
     fill = lighten(base, 0.7) if base != PIECE_FILL else "#f7f3e8"
-    tip = str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")
-    g = frame(h, obj, w, hgt, fill, tip)
+    g = frame(h, obj, w, hgt, fill, h.tip(obj))
     y = 16.0
     for line in name:
         text(g, 6, y, line, size=10, font_weight="bold", fill="#111111")
@@ -65,7 +65,7 @@ def shown_card(h: Hints, obj: str, shown: str, width: int) -> Box:
     size = 9.5
     w = max(width_of(x, size, mono=True) for x in lines) + 14
     hgt = len(lines) * (size + 2.5) + 10
-    g = frame(h, obj, w, hgt, "#fbf8ef", str(h.g.props.get(obj, {}).get("name", obj)))
+    g = frame(h, obj, w, hgt, "#fbf8ef", h.tip(obj))
     t = el(g, "text", x=7, y=0, font_family=MONO, font_size=size, fill="#111111")
     for i, line in enumerate(lines):
         span = el(t, "tspan", x=7, y=8 + size + i * (size + 2.5))
@@ -76,9 +76,9 @@ def shown_card(h: Hints, obj: str, shown: str, width: int) -> Box:
 def chip(h: Hints, obj: str, label: str | None = None) -> Box:
     """A token or other small object: a pill with its glyph in its colour and its name
     (or the label given)."""
-    name = fit(label or str(h.g.props.get(obj, {}).get("name", obj)), 180, 9)
+    name = label or str(h.g.props.get(obj, {}).get("name", obj))
     w = 26 + width_of(name, 9)
-    g = frame(h, obj, w, CHIP_H, "#ffffff", name)
+    g = frame(h, obj, w, CHIP_H, "#ffffff", h.tip(obj) if label is None else name)
     fill = h.piece_fill(obj)
     el(g, "circle", cx=10, cy=CHIP_H / 2, r=7, fill=fill, stroke="#222222", stroke_width=0.8)
     text(g, 10, CHIP_H / 2 + 3.2, h.glyph(obj)[:2], size=8.5, text_anchor="middle", fill=ink(fill),

@@ -47,7 +47,7 @@ def grid_card(h: Hints, obj: str, spec: dict) -> Box:
     cols = 1 + max(int(c["col"]) for c in cells.values())
     w = max(240.0, LEFT + cols * (CELL + GAP) + 4)
     notes = _notes(h, obj, spec, w - 12)
-    blurb = wrap(str(props.get("text", "")), w - 12, 8.5, 3) if props.get("text") else []
+    blurb = wrap(str(props.get("text", "")), w - 12, 8.5, 60) if props.get("text") else []
     top_notes = TOP + rows * (CELL + GAP) + 4
     hgt = top_notes + 10 * (len(blurb) + len(notes)) + 8
     tip = str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")
@@ -132,5 +132,5 @@ def _notes(h: Hints, obj: str, spec: dict, width: float) -> list[str]:
     out: list[str] = []
     for i, note in enumerate(notes if isinstance(notes, list) else []):
         said = note.get(field, "") if isinstance(note, dict) and field else note
-        out += wrap(f"[{'x' if i in done else ' '}] {said}", width, 8.5, 3)
+        out += wrap(f"[{'x' if i in done else ' '}] {said}", width, 8.5, 60)
     return out

@@ -125,3 +125,14 @@ class Hints:
 
     def card(self) -> dict:
         return self.picture.get("card", {})
+
+    def tip(self, obj: str) -> str:
+        """An object's tooltip: its name, its printed text whole, and each of its abilities
+        (kind, name, text) as the game's data gives them."""
+        props = self.g.props.get(obj, {})
+        lines = [str(props.get("name", obj)) + (f": {props['text']}" if props.get("text") else "")]
+        for ab in self.g.abilities.by_key.values():
+            if obj in ab.objects:
+                said = " ".join(x for x in (ab.name, ab.text) if x) or ab.key
+                lines.append(f"• {ab.kind}: {said}")
+        return "\n".join(lines)

@@ -10,7 +10,7 @@ from ..terminal import parts as P
 from .board import pieces_of, space_group
 from .cards import CHIP_H, Box, chip, hidden_pile, item, items
 from .hints import Hints
-from .svg import HIGHLIGHT, el, fit, text, width_of
+from .svg import HIGHLIGHT, el, text, width_of, wrap
 
 TITLE_W = 170
 GAP = 6
@@ -40,7 +40,7 @@ def off_board_space(h: Hints, space: str) -> Box:
     """A space that has no position: a labelled box with its pieces as chips."""
     g = el(None, "g")
     sg, marked = space_group(h, g, space)
-    name = fit(str(h.g.props.get(space, {}).get("name", space)), 160, 9)
+    name = str(h.g.props.get(space, {}).get("name", space))
     objs = pieces_of(h, space)
     chips = [chip(h, o) for o in objs]
     w = max(width_of(name, 9) + 14, sum(c.w + 4 for c in chips) + 10)
@@ -60,8 +60,10 @@ def flow(parent: ET.Element, label: str, boxes: list[Box], y: float, width: floa
     """Lays a row's boxes left to right after its label, wrapping at the width; returns
     the y below it."""
     row = el(parent, "g", data_place=place) if place else el(parent, "g")
-    text(row, 4, y + 13, fit(label, TITLE_W - 8, 10), size=10, font_weight="bold", fill="#222222")
-    x, line_h = float(TITLE_W), 0.0
+    title_lines = wrap(label, TITLE_W - 8, 10, 6)
+    for i, line in enumerate(title_lines):
+        text(row, 4, y + 13 + 12 * i, line, size=10, font_weight="bold", fill="#222222")
+    x, line_h = float(TITLE_W), 12.0 * len(title_lines) - 4
     for b in boxes:
         if x > TITLE_W and x + b.w > width:
             y += line_h + GAP

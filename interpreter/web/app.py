@@ -14,10 +14,13 @@ given once in the answer that starts the game, sent back in the X-Cairn-Seat hea
 choice needs it, and with it the table shows that seat's view.
   GET  /api/games                          games, player counts, variants
   GET  /api/tables                         the tables named in X-Cairn-Seats ("table:secret ..."), nobody else's
-  POST /api/tables                         {game, variants, players, seat, bot, seed?} -> a new game, and its secret
-  GET  /api/tables/{t}                     the seat's view (the spectator's without a secret); never the seed
-  POST /api/tables/{t}/choose              {option, at}: the person's choice (bots answer); needs the secret
+  POST /api/tables                         {game, variants, players, seat, bot | seats, seed?} -> a new game,
+                                           the starter's secret and the other people's seats' secrets
+  GET  /api/tables/{t}?at=K&tree=1         the seat's view (the spectator's without a secret), now or after
+                                           K choices; tree: the seat's observation as data; never the seed
+  POST /api/tables/{t}/choose              {option, at}: the deciding person's choice (bots answer); needs its secret
   POST /api/tables/{t}/undo                back to the person's previous decision; needs the secret
+  POST /api/tables/{t}/branch              {at}: a new table from one of the seat's past decisions
   GET  /api/tables/{t}/record              the game record (as `cairn play --record` writes it), once it is over
   POST /api/tables/{t}/replay              open the game so far as a replay (while it is on: the seat's views only)
   GET  /api/replays                        records given with `cairn serve --records`
@@ -42,12 +45,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .bodies import json_object, text, texts, whole
+from .changes import changes
 from .errors import WebError, cut, excerpt, printable
 from .games import Catalogue
 from .guard import Guard
 from .replays import Replay, open_record, replay_shelf
 from .tables import Table, new_table, table_shelf
-from .views import seat_view
+from .views import seat_view, tree
 
 LOG = logging.getLogger("cairn.web")
 STATIC = Path(__file__).resolve().parent / "static"
@@ -103,18 +107,52 @@ def seat_of(request: Request, table: Table) -> int | None:
 
 
 def player_of(request: Request, table: Table) -> int:
-    """Returns the seat acting; raises WebError 403 without that seat's secret."""
+    """Returns the seat acting; raises WebError 403 without a person's seat's secret."""
     seat = seat_of(request, table)
-    if seat is None or seat != table.human:
+    if seat is None or seat not in table.humans:
         raise WebError("only the player of this seat may choose here: the request lacks its secret (X-Cairn-Seat)", 403)
     return seat
 
 
-def table_view(token: str, table: Table, seat: int | None) -> dict:
-    """Returns what the page shows of a table to a seat (None: a spectator); never the seed."""
-    view = seat_view(table.g, table.state.d, seat)
-    view.update(table=token, can_undo=seat is not None and len(table.checkpoints) >= 2 and not table.state.is_terminal())
+def table_view(token: str, table: Table, seat: int | None, at: int | None = None) -> dict:
+    """Returns what the page shows of a table to a seat (None: a spectator), now or after
+    `at` choices (a past moment, as the seat saw it then); never the seed."""
+    now = len(table.state.d["actions"])
+    k = now if at is None else at
+    state = table.state_at(k)
+    view = seat_view(table.g, state.d, seat)
+    moments = table.moment_of_lines()[:len(state.d["log"])]
+    view["log_at"] = [m for (_line, to), m in zip(state.d["log"], moments) if to is None or to == seat]
+    people = table.humans
+    view.update(table=token, now=now, past=k != now, seats=list(table.seats),
+                people=[{"seat": p, "name": table.g.player_name(p)} for p in people],
+                can_undo=seat is not None and len(people) == 1 and len(table.checkpoints) >= 2
+                and not table.state.is_terminal(),
+                decisions=table.decisions_of(seat) if seat is not None else [])
+    if k != now and view["decision"] and view["decision"]["mine"]:
+        view["decision"]["chosen"] = table.state.d["actions"][k]     # what the seat chose then
+    view["since"] = since(table, seat, state) if k == now else None
     return view
+
+
+def since(table: Table, seat: int | None, state: Any) -> dict | None:
+    """What happened since the seat's last decision: each choice made since (who, and the
+    log lines the seat saw of it) and the changes as the seat sees them."""
+    if seat is None:
+        return None
+    now = len(state.d["actions"])
+    before = [a for a in table.decisions_of(seat) if a < now]
+    start = before[-1] + 1 if before else 0
+    if start > now:
+        return None
+    moments = table.moment_of_lines()
+    steps = []
+    for k in range(start, now):
+        lines = [line for (line, to), m in zip(state.d["log"], moments) if m == k + 1 and (to is None or to == seat)]
+        who = table.deciders[k] if k < len(table.deciders) else None
+        steps.append({"at": k + 1, "seat": who, "name": table.g.player_name(who) if who is not None else "",
+                      "bot": who is not None and table.seats[who] != "human", "lines": lines})
+    return {"from": start, "steps": steps, "changes": changes(table.g, table.state_at(start).d, state.d, seat)}
 
 
 async def games(request: Request, server: Server) -> dict:
@@ -129,22 +167,38 @@ async def list_tables(request: Request, server: Server) -> dict:
         token, _, secret = pair.partition(":")
         table = server.tables.peek(token)
         if table is not None and secret and table.seat_of(secret) is not None:
-            rows.append(table.summary(token))
+            rows.append(table.summary(token, table.seat_of(secret)))
     return {"tables": rows}
 
 
 async def create_table(request: Request, server: Server) -> dict:
-    data = await json_object(request, {"game", "variants", "players", "seat", "bot", "seed"})
+    data = await json_object(request, {"game", "variants", "players", "seat", "bot", "seats", "seed"})
     g = server.catalogue.game(text(data, "game"), texts(data, "variants"))
-    table = new_table(g, whole(data, "players"), whole(data, "seat", 0), text(data, "bot", "random"), whole(data, "seed"))
+    seats = data.get("seats")
+    if seats is not None and (not isinstance(seats, list) or len(seats) > 16):
+        raise WebError(f"expected 'seats' to be a list of seats (\"human\" or a bot), got {excerpt(seats)}")
+    table = new_table(g, whole(data, "players"), whole(data, "seat", None if seats else 0),
+                      text(data, "bot", "random"), whole(data, "seed"), seats)
     token = server.tables.add(table)
-    return {**table_view(token, table, table.human), "secret": table.seat_secrets[table.human]}
+    return created(token, table)
+
+
+def created(token: str, table: Table) -> dict:
+    """The starter's first view and secret, and the other people's seats' secrets (for
+    the starter to keep at this computer or hand out as links)."""
+    others = {str(p): s for p, s in table.seat_secrets.items() if p != table.human}
+    return {**table_view(token, table, table.human), "secret": table.seat_secrets[table.human], "secrets": others}
 
 
 async def show_table(request: Request, server: Server) -> dict:
     token = request.path_params["token"]
     table = server.tables.get(token)
-    return table_view(token, table, seat_of(request, table))
+    seat = seat_of(request, table)
+    at = request.query_params.get("at")
+    view = table_view(token, table, seat, None if at is None else _number(at, "at"))
+    if request.query_params.get("tree") == "1":
+        view["tree"] = tree(table.g, table.state_at(view["at"]).d, seat)
+    return view
 
 
 async def choose(request: Request, server: Server) -> dict:
@@ -152,8 +206,18 @@ async def choose(request: Request, server: Server) -> dict:
     table = server.tables.get(token)
     seat = player_of(request, table)
     data = await json_object(request, {"option", "at"})
-    table.choose(data.get("option"), data.get("at"))
+    table.choose(data.get("option"), data.get("at"), seat)
     return table_view(token, table, seat)
+
+
+async def branch(request: Request, server: Server) -> dict:
+    """A new line from one of the seat's past decisions: a new table (this one goes on)."""
+    table = server.tables.get(request.path_params["token"])
+    seat = player_of(request, table)
+    data = await json_object(request, {"at"})
+    new = table.branch(seat, data.get("at"))
+    token = server.tables.add(new)
+    return created(token, new)
 
 
 async def undo(request: Request, server: Server) -> dict:
@@ -256,6 +320,7 @@ def create_app(catalogue: Catalogue | None = None, library: list | None = None,
         Route("/api/tables/{token}", api(show_table, server)),
         Route("/api/tables/{token}/choose", api(choose, server), methods=["POST"]),
         Route("/api/tables/{token}/undo", api(undo, server), methods=["POST"]),
+        Route("/api/tables/{token}/branch", api(branch, server), methods=["POST"]),
         Route("/api/tables/{token}/record", api(table_record, server)),
         Route("/api/tables/{token}/replay", api(table_replay, server), methods=["POST"]),
         Route("/api/replays", api(list_replays, server), methods=["GET"]),

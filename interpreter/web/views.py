@@ -71,6 +71,33 @@ def result_text(g: Any, d: dict) -> str | None:
     return f"Result ({r['reason']}): {scores}. Winner(s): {winners}."
 
 
+def tree(g: Any, d: dict, seat: int | None) -> dict[str, Any]:
+    """Returns the seat's observation as a tree for the inspector: places (a hidden one as
+    its count), each seen object by its name with its attributes, the variables of the
+    game and of each player as the seat may know them. Only observe's output is read."""
+    obs = observe(g, d, seat)
+    attrs = obs["attrs"]
+
+    def thing(o: str) -> Any:
+        name = f"{g.props.get(o, {}).get('name', o)} ({o})"
+        return {name: attrs[o]} if attrs.get(o) else name
+
+    places = {place: ([thing(o) for o in objs] if isinstance(objs, list) else f"{objs['count']} hidden")
+              for place, objs in obs["places"].items() if objs}
+    return {"game": obs["game_vars"], "players": {g.player_name(p): pv for p, pv in enumerate(obs["player_vars"])},
+            "places": places, "decision": obs["decision"]}
+
+
+def legend(g: Any) -> list[dict]:
+    """The picture's legend (colours of seats, kinds of space, pieces, icons), or []
+    without the drawing package."""
+    try:
+        from ..draw.legend import legend as drawn
+    except ImportError:
+        return []
+    return drawn(g)
+
+
 def seat_view(g: Any, d: dict, seat: int | None) -> dict[str, Any]:
     """Returns everything the page shows of one state for one seat (None: a spectator)."""
     obs = observe(g, d, seat)
@@ -81,4 +108,5 @@ def seat_view(g: Any, d: dict, seat: int | None) -> dict[str, Any]:
             "players": [g.player_name(p) for p in range(d["n"])], "turn": d["turns"],
             "at": len(d["actions"]), "terminal": d["terminal"], "result": result_text(g, d),
             "svg": picture(g, d, seat), "board_html": parts_html(board) if board else "",
-            "parts_html": parts_html(rest), "decision": decision(g, d, seat, obs), "log": obs["log"]}
+            "parts_html": parts_html(rest), "decision": decision(g, d, seat, obs), "log": obs["log"],
+            "legend": legend(g)}
