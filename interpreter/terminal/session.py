@@ -127,14 +127,14 @@ class Session:
         self.checkpoints.append(checkpoint(self.state, p, self.bots))
         self.lines(self.screen(p).screen(self.state.d, self.new_log(p)))
         self.autosave()
-        n = len(self.state.d["pending"]["options"])
         while True:
             try:
                 raw = self.ask("> ").strip().lower()
             except EOFError:
                 raise Quit("input ended before the game did") from None
-            if raw.isdigit() and 1 <= int(raw) <= n:
-                self.state.apply_action(int(raw) - 1)
+            i = self.screen(p).keys.pick(raw)
+            if i is not None:
+                self.state.apply_action(i)
                 return
             if self.key(raw, p):
                 return
@@ -155,9 +155,12 @@ class Session:
             raise Quit("stopped")
         elif raw in ("?", "h", "help"):
             self.say(HELP)
+            for entry in self.screen(p).legend:
+                self.say(f"  {entry}")
         else:
             n = len(self.state.d["pending"]["options"])
-            self.say(f"type a number from 1 to {n} ({HELP.split(' · ', 1)[1]})")
+            self.say(f"type a number from 1 to {n}, or the id of a space or card an option names "
+                     f"({HELP.split(' · ', 1)[1]})")
         return False
 
     def pass_to(self, p: int) -> None:
