@@ -88,3 +88,16 @@ def styled(line: str) -> Text:
     for m in MARK.finditer(line):
         t.stylize("reverse bold", m.start(), m.end())
     return t
+
+
+def paragraph(head: str, body: str, width: int, style: str = "", limit: int = 0) -> Text:
+    """A head in bold and a body, wrapped to `width` with the lines after the first
+    indented (so prose never looks like a column's tail); at most `limit` lines (0: all),
+    the last one saying what was cut."""
+    lines = wrap_line(head + body, width)
+    if limit and len(lines) > limit:
+        lines = lines[:limit]
+        lines[-1] = lines[-1][: width - 24].rsplit(";", 1)[0] + "; ... (l shows the log)"
+    t = Text("\n".join(lines), style=style, no_wrap=True, overflow="crop")
+    t.stylize("bold", 0, len(head))
+    return t

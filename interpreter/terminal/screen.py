@@ -18,7 +18,7 @@ from . import parts as P
 from .changes import changes
 from .focus import cell_words, latest_drawing, mark_drawing
 from .keys import Keys, decision_keys, option_space
-from .layout import side_by_side, split_blocks, styled
+from .layout import paragraph, side_by_side, split_blocks, styled
 from .legend import legend_entries
 from .style import MAX_ROWS, plain, to_lines
 
@@ -224,6 +224,7 @@ class Screens:
     explained: set[str] = field(default_factory=set)        # legend entries shown already
     keys: Keys = field(default_factory=Keys)                # the marks and words of the decision shown
     legend: list[str] = field(default_factory=list)         # the symbols of the screen shown
+    d: dict | None = None                                   # the state of the screen shown
 
     def render(self, parts: list[P.Part]) -> list[str]:
         return to_lines([x for p in parts for x in p.items], self.width, self.colour)
@@ -268,6 +269,7 @@ class Screens:
         since then (all of them the first time), the symbols not yet explained, the
         decision; cut to fit the rows, with a note of what was left out."""
         first = not self.seen
+        self.d = d
         obs = observe(self.g, d, self.seat)
         self.keys = self._keys(d)
         moved: set[str] = set()
@@ -327,14 +329,7 @@ class Screens:
         """Since the seat's last decision: at most 3 lines of moves, cards and scores."""
         if not said:
             return P.Part("changes", [])
-        t = Text("since your last decision: ", style="bold")
-        t.append("; ".join(said))
-        lines = plain([t], self.width)
-        if len(lines) > 3:
-            cut = "\n".join(lines[:3])[: 3 * self.width - 30].rsplit(";", 1)[0]
-            t = Text(cut + f"; ... (l shows the log)", style="")
-            t.stylize("bold", 0, len("since your last decision: "))
-        return P.Part("changes", [t])
+        return P.Part("changes", [paragraph("since your last decision: ", "; ".join(said), self.width, limit=3)])
 
     def _legend(self, d: dict, parts: list[P.Part], must: list[P.Part]) -> P.Part:
         """The meaning of the symbols on this screen that the seat has not been told yet
@@ -349,11 +344,12 @@ class Screens:
         self.explained.update(new)
         if not new:
             return P.Part("legend", [])
-        return P.Part("legend", [Text("key: " + " · ".join(new), style="dim")])
+        return P.Part("legend", [paragraph("key: ", " · ".join(new), self.width, style="dim")])
 
     def _log(self, log: list[str], drawn: bool = False) -> P.Part:
         if not log:
             return P.Part("log", [])
+        log = [names.unnumbered(self.g, self.d, x) for x in log] if self.d is not None else log
         keep = 1 if drawn else 2
         shown = log[-LOG_LINES:]
         while len(shown) > 1 and sum(len(_first_lines(x, keep).split("\n")) + len(x) // self.width
