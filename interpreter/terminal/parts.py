@@ -99,7 +99,7 @@ def player_lines(v: View) -> list[Part]:
 
 
 def _value(v: View, val: Any, var: str = "") -> str:
-    if isinstance(val, dict) and var in v.hints.get("key_names", {}):
+    if isinstance(val, dict) and v.screen and var in v.hints.get("key_names", {}):
         val = {_key_name(v, var, k): x for k, x in val.items()}
     if isinstance(val, bool):
         return "yes" if val else "no"
