@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lang.runtime import Ctx
+from . import names
 
 COMMANDS = frozenset("vluqs?h")
 LETTERS = "abcdefgijkmnoprtwxyz"       # the letters no command key uses
@@ -77,7 +78,8 @@ def decision_keys(g: Any, d: dict, seat: int | None, taken: set[str] = frozenset
             k.chars[i] = pool[i] if i < len(pool) else "+"
         if obj is not None:
             k.objects.setdefault(obj, i)
-        for word in _words(g, opt, s, obj):
+        shown = [names.name(g, d, x) for x in (s, obj) if x is not None]
+        for word in _words(g, opt, s, obj) + [w.lower() for w in shown]:
             seen.setdefault(word, set()).add(i)
     for i, c in k.chars.items():
         if c != "+" and not c.isdigit():
