@@ -43,15 +43,15 @@ def played(gid: str, n: int, steps: int, seed: int = 3):
     return g, s
 
 
-def board_text(g, s, seat=0) -> list[str]:
-    return plain(draw_board(Look(g, s.observation(seat), marks(g, s.d, seat)), s.d.get("pos")), 200)
+def board_text(g, s, seat=0, marked=True) -> list[str]:
+    return plain(draw_board(Look(g, s.observation(seat), marks(g, s.d, seat) if marked else {}), s.d.get("pos")), 200)
 
 
 # ---- layouts ---------------------------------------------------------------------
 
 def test_big_foot_spots_drawn_with_their_ids_on_paths():
     g, s = played("big-foot", 4, 0)
-    lines = board_text(g, s)
+    lines = board_text(g, s, marked=False)
     text = "\n".join(lines)
     labels = g.terminal["board"]["labels"]
     for space in g.spaces:
@@ -61,15 +61,27 @@ def test_big_foot_spots_drawn_with_their_ids_on_paths():
 
 
 def test_pieces_stand_on_their_spots():
+    """A piece's glyph right after its spot's label, else right before it, else under or
+    over it; a seat's two tokens by two glyphs (r1, r2), never by a capitalised label."""
     g, s = played("big-foot", 2, 6)
-    text = "\n".join(board_text(g, s))
+    lines = board_text(g, s, marked=False)
     placed = [(o, sp) for sp in g.spaces for o in s.d["places"][sp] if g.props[o]["kind"] == "token"]
     assert placed
     labels = g.terminal["board"]["labels"]
+    look = Look(g, s.observation(0))
+    assert len({look.glyph(o) for o, _ in placed}) == len(placed), "each token has its own glyph"
+    at = {}
+    for y, line in enumerate(lines):
+        for m in re.finditer(r"[A-Za-z0-9@]+", line):
+            at.setdefault(m.group(), []).append((m.start(), y))
     for obj, sp in placed:
-        lab = labels.get(sp, sp)
-        glyph = g.props[obj]["name"][0]
-        assert re.search(rf"{re.escape(lab)}{glyph}|{glyph}{re.escape(lab)}|{re.escape(lab.upper())}", text), (obj, sp)
+        lab, gl = labels.get(sp, sp), look.glyph(obj)
+        ok = [(x + len(lab), y) for x, y in at.get(lab, [])] + [(x - len(gl), y) for x, y in at.get(lab, [])] \
+            + [(x, y + dy) for x, y in at.get(lab, []) for dy in (1, -1)]
+        found = [(x, y) for y, line in enumerate(lines) for x in range(len(line)) if line.startswith(gl, x)]
+        assert set(ok) & set(found) or re.search(rf"{re.escape(lab + gl)}|{re.escape(gl + lab)}", "\n".join(lines)), \
+            (obj, sp, "\n".join(lines))
+    assert not re.search(r"\b[A-Z][0-9]\b", "\n".join(lines)), "no capitalised spot label"
 
 
 def test_crowded_labels_are_moved_apart():

@@ -7,6 +7,7 @@ only to the player deciding.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..lang.runtime import Ctx, text_of
@@ -45,10 +46,66 @@ def observe(g: Any, d: dict, player: int | None) -> dict:
             from .vm import decision_text
             decision["prompt"], labels = decision_text(g, d)
             decision["options"] = list(labels)
-    log = [line for line, to in d["log"] if to is None or to == player]
+    log = log_lines(g, d, player)
     return {"players": d["n"], "places": places, "player_vars": pvars, "game_vars": dict(d["gvars"]),
             "attrs": attrs, "decision": decision, "terminal": d["terminal"], "result": d["result"],
             "log": log}
+
+
+def log_lines(g: Any, d: dict, viewer: int | None, start: int = 0, everything: bool = False) -> list[str]:
+    """The log from line `start` as `viewer` reads it: the lines it may see (all of them when
+    `everything`: an all-bot game, nobody's secrets to keep), a line written to one seat in
+    the second person reading in the third person for anyone but that seat."""
+    return [as_read(g, text, to, viewer) for text, to in d["log"][start:]
+            if everything or to is None or to == viewer]
+
+
+def as_read(g: Any, text: str, to: int | None, viewer: int | None) -> str:
+    """A log line as `viewer` reads it. The rules write a line meant for one seat (`log(...,
+    to=p)`) to that seat ("you take a fire card"); anyone else reads it about that seat
+    ("Blue takes a fire card"), so an all-bot log never says "you" of a bot."""
+    if to is None or to == viewer:
+        return text
+    return third_person(text, g.player_name(to))
+
+
+MODALS = {"may", "can", "must", "will", "would", "could", "should", "might", "shall", "cannot"}
+IRREGULAR = {"have": "has", "are": "is", "were": "was", "do": "does", "go": "goes"}
+OBJECT_AFTER = {"to", "for", "gives", "give", "with", "from", "of", "by", "tells", "shows", "lets", "asks", "on"}
+_YOU = re.compile(r"\b(you|your|yours|yourself)\b(\s+(?:(?:also|then|now|still|only|just|first|again|both|all)\s+)?"
+                  r"([A-Za-z']+))?", re.IGNORECASE)
+
+
+def third_person(text: str, name: str) -> str:
+    """Rewrites "you", "your" as `name`: a subject's verb takes its third-person form ("you
+    take" -> "Blue takes", "you have" -> "Blue has", "you may" -> "Blue may"); "your X" ->
+    "Blue's X"; "gives you" -> "gives Blue"."""
+    def one(m: re.Match) -> str:
+        word, rest, verb = m.group(1).lower(), m.group(2) or "", m.group(3)
+        if word in ("your", "yours"):
+            return f"{name}'s{rest}"
+        if word == "yourself":
+            return f"{name}{rest}"
+        before = text[:m.start()].split()
+        if before and before[-1].lower().strip("(,") in OBJECT_AFTER or not verb:
+            return f"{name}{rest}"
+        return f"{name}{rest[:len(rest) - len(verb)]}{_verb_s(verb)}"
+    return _YOU.sub(one, text)
+
+
+def _verb_s(verb: str) -> str:
+    """A verb's third-person singular ("take" -> "takes", "pass" -> "passes", "carry" ->
+    "carries"); modals and words already in that form stay as they are."""
+    low = verb.lower()
+    if low in MODALS or low.endswith("ed") or low in IRREGULAR.values():
+        return verb
+    if low in IRREGULAR:
+        return IRREGULAR[low]
+    if re.search(r"(s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def deciding_in(d: dict) -> str:

@@ -30,6 +30,8 @@ def check_hints(cx: Compiling, functions: dict[str, Any], props: dict[str, dict]
         need_function(w["function"], 2, ("why_not", i, "function"))
     if "option_space" in hints:
         need_function(hints["option_space"], 1, ("option_space",))
+    for var, fname in hints.get("key_names", {}).items():
+        need_function(fname, 1, ("key_names", var))
     zones = spec.sections["zones"]
     for z, zh in hints.get("zones", {}).items():
         if z not in zones:

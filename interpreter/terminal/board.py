@@ -57,6 +57,9 @@ class Look:
     g: Any
     obs: dict
     marks: dict[str, str] = field(default_factory=dict)    # space -> option key
+    drawn: dict[str, str] = field(default_factory=dict)    # glyph or label drawn -> what it stands for
+    moved: set[str] = field(default_factory=set)           # pieces moved since the seat's last screen
+    piece_marks: dict[str, str] = field(default_factory=dict)  # piece -> the option number that names it
 
     @property
     def hints(self) -> dict:
@@ -94,6 +97,10 @@ class Look:
             own = self.player_colour(owner) or self.colour(props.get("def")) or self.colour(props.get("kind"))
         return f"bold {own}".strip()
 
+    def moved_style(self, obj: str) -> str:
+        """A piece's style, underlined when it moved since the seat last looked."""
+        return self.piece_style(obj) + (" underline" if obj in self.moved else "")
+
     def top_piece(self, space: str) -> str | None:
         objs = self.pieces(space)
         return objs[-1] if objs else None
@@ -119,7 +126,9 @@ def _coords(look: Look) -> dict[str, tuple[int, int]]:
 def spots(look: Look) -> list[Text]:
     """Each space's label (its id, or the hints' label) placed by `at` times the scale,
     edges drawn between them as paths; a piece's glyph right after the label it stands on
-    (before it, where another label is in the way); offered spaces underlined."""
+    (else before it, below or above it; a piece with no room is listed under the map); an
+    offered space shows the option's number in place of its label, reversed, so it reads
+    without colour too."""
     board = look.hints.get("board", {})
     sx, sy = board.get("scale", [2, 1])
     at = _coords(look)
@@ -128,30 +137,48 @@ def spots(look: Look) -> list[Text]:
     x0, y0 = min(x for x, _ in at.values()), min(y for _, y in at.values())
     labels = {s: board.get("labels", {}).get(s, s) for s in at}
     cell = _place_labels({s: (round((x - x0) * sx), round((y - y0) * sy)) for s, (x, y) in at.items()}, labels)
-    width = max(c + len(labels[s]) for s, (c, _) in cell.items()) + 2
-    canvas = Canvas(width, max(r for _, r in cell.values()) + 2)
+    width = max(c + len(labels[s]) for s, (c, _) in cell.items()) + 3
+    canvas = Canvas(width, max(r for _, r in cell.values()) + 3)
     if board.get("paths", True):
         for a, b in look.g.edge_list:
             if a in cell and b in cell:
                 _path(canvas, cell[a], len(labels[a]), cell[b], len(labels[b]))
     for s, (c, r) in cell.items():
-        style = look.colour(look.g.props[s].get("kind"))
+        text, style = labels[s], look.colour(look.g.props[s].get("kind"))
         if s in look.marks:
-            style = (style + " underline bold").strip()
-        canvas.put(c, r, labels[s], style)
+            text, style = look.marks[s].ljust(len(text)), "reverse bold"
+        canvas.put(c, r, text, style)
+        look.drawn.setdefault(text.strip() if s in look.marks else labels[s], s if s not in look.marks else "")
+    homeless = []
     for s, (c, r) in cell.items():
-        obj = look.top_piece(s)
-        if obj is None:
-            continue
-        mark, style = look.glyph(obj)[:1], look.piece_style(obj)
-        end = c + len(labels[s])
-        if canvas.free(end, r) and (end + 1 >= canvas.width or canvas.free(end + 1, r)):
-            canvas.put(end, r, mark, style)
-        elif canvas.free(c - 1, r) and (c < 2 or canvas.free(c - 2, r)):
-            canvas.put(c - 1, r, mark, style)
-        else:
-            canvas.put(c, r, labels[s].upper(), style)
-    return canvas.lines(indent=1)
+        for obj in reversed(look.pieces(s)):
+            mark, style = look.glyph(obj), look.moved_style(obj)
+            look.drawn.setdefault(mark, obj)
+            if obj in look.piece_marks:
+                mark, style = f"[{look.piece_marks[obj]}]", "reverse bold"
+            spot = _room(canvas, c, r, len(labels[s]), len(mark))
+            if spot is None:
+                homeless.append(f"{mark} on {labels[s]}")
+            else:
+                canvas.put(spot[0], spot[1], mark, style)
+    lines = canvas.lines(indent=1)
+    if homeless:
+        lines.append(Text(" also: " + ", ".join(homeless), style="dim"))
+    return lines
+
+
+def _room(canvas: Canvas, c: int, r: int, n: int, m: int) -> tuple[int, int] | None:
+    """Where a glyph m wide goes beside a label n wide at (c, r): right after it, else right
+    before it, else under or over it; on free cells (blank or path) with a free cell on
+    the far side, so a glyph never runs into another label."""
+    def ok(x: int, y: int, sides: tuple[int, ...]) -> bool:
+        return x >= 0 and all(canvas.free(x + i, y) for i in range(m)) \
+            and all(canvas.free(sx, y) or not 0 <= sx < canvas.width for sx in sides)
+    for x, y, sides in ((c + n, r, (c + n + m,)), (c - m, r, (c - m - 1,)),
+                        (c, r + 1, (c - 1, c + m)), (c, r - 1, (c - 1, c + m))):
+        if ok(x, y, sides):
+            return x, y
+    return None
 
 
 NUDGES = [(0, 0), (1, 0), (0, -1), (0, 1), (-1, 0), (2, 0), (1, -1), (1, 1), (-1, -1), (-1, 1), (-2, 0)]
@@ -199,6 +226,7 @@ def hexes(look: Look, pos: dict) -> list[Text]:
     canvas = Canvas(width, height)
     for (x, r), space in cells.items():
         glyph, style = _cell_glyph(look, space)
+        look.drawn.setdefault(glyph, cell_glyph(look.g, look.obs, space)[1] or "")
         if space in look.marks:
             glyph, style = look.marks[space][:1], "reverse bold"
         canvas.put(x, r, glyph, style)
@@ -208,7 +236,7 @@ def hexes(look: Look, pos: dict) -> list[Text]:
 def _cell_glyph(look: Look, space: str) -> tuple[str, str]:
     glyph, obj = cell_glyph(look.g, look.obs, space)
     if obj is not None:
-        return glyph, look.piece_style(obj)
+        return glyph, look.moved_style(obj)
     return glyph, look.colour(glyph.lower()) or look.colour(look.g.props.get(space, {}).get("kind"))
 
 
@@ -224,6 +252,7 @@ def grid(look: Look) -> list[Text]:
         obj = look.top_piece(s)
         if obj is not None:
             mark, style = look.glyph(obj), look.piece_style(obj)
+            look.drawn.setdefault(mark, obj)
         elif s in look.marks:
             mark, style = look.marks[s], "bold underline"
         else:

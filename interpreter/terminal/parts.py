@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 
 from ..engine.view import _grouped, _obj
 from ..lang.runtime import Ctx, text_of
+from . import names
 from .board import Look, draw_board
+from .layout import side_by_side, styled
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Part:
     items: list[Any]
     own: bool = False
     plain: str = ""
+    look: Any = None              # the board's: what its glyphs stand for (the legend's)
 
 
 @dataclass
@@ -35,6 +37,19 @@ class View:
     obs: dict
     marks: dict[str, str] = field(default_factory=dict)
     full: bool = False            # the whole view: other seats' zones in full too
+    width: int = 100
+    keys: Any = None              # the decision's marks (keys.Keys): objects shown with their option number
+    moved: set = field(default_factory=set)    # pieces moved since the seat's last screen
+    screen: bool = False          # for the terminal's screen: copies by their set's name, lines cut to the width
+
+    def mark(self, obj: str) -> str:
+        """"[n] " before an object an option names (n: the option's number), else ""."""
+        i = self.keys.objects.get(obj) if self.keys is not None else None
+        return "" if i is None else f"[{i + 1}] "
+
+    def name(self, obj: str) -> str:
+        """An object as a zone lists it: its option's mark, then its name."""
+        return self.mark(obj) + (names.name(self.g, self.d, obj) if self.screen else _obj(self.c, obj))
 
     @property
     def hints(self) -> dict:
@@ -67,7 +82,7 @@ def game_line(v: View) -> Part:
     t.append("  game over" if d["terminal"] else f"  turn {d['turns']}" if d["turns"] else "  setup")
     shown = [(k, val) for k, val in v.obs["game_vars"].items() if not v.hidden(k)]
     for k, val in shown:
-        t.append(f"  {v.var_name(k)}: {_value(v, val)}")
+        t.append(f"  {v.var_name(k)}: {_value(v, val, k)}")
     return Part("game", [t])
 
 
@@ -78,12 +93,14 @@ def player_lines(v: View) -> list[Part]:
         pv = [(k, val) for k, val in v.obs["player_vars"][p].items() if not v.hidden(k)]
         if not pv:
             continue
-        t.append("  " + "; ".join(f"{v.var_name(k)}: {_value(v, val)}" for k, val in pv))
+        t.append("  " + "; ".join(f"{v.var_name(k)}: {_value(v, val, k)}" for k, val in pv))
         out.append(Part(f"player:{p}", [t], own=p == v.seat))
     return out
 
 
-def _value(v: View, val: Any) -> str:
+def _value(v: View, val: Any, var: str = "") -> str:
+    if isinstance(val, dict) and v.screen and var in v.hints.get("key_names", {}):
+        val = {_key_name(v, var, k): x for k, x in val.items()}
     if isinstance(val, bool):
         return "yes" if val else "no"
     if val is None or val == "" or val == []:
@@ -95,14 +112,27 @@ def _value(v: View, val: Any) -> str:
     return text_of(v.c, val)
 
 
+def _key_name(v: View, var: str, key: str) -> str:
+    """A record's key as the hints' key_names function names it (Footprints' skills by their
+    colour, as its prompts and cards name them), else the key itself."""
+    fname = v.hints["key_names"][var]
+    fn, (param,) = v.g.functions[fname], v.g.env.functions[fname]
+    try:
+        return text_of(v.c, fn(Ctx(v.d, v.g, {param: key})))
+    except Exception:  # a failing hint leaves the key as it is
+        return key
+
+
 def board_part(v: View) -> Part | None:
-    lines = draw_board(Look(v.g, v.obs, v.marks), v.d.get("pos"))
+    pm = {o: str(i + 1) for o, i in v.keys.objects.items()} if v.keys is not None else {}
+    look = Look(v.g, v.obs, v.marks, moved=v.moved, piece_marks=pm)
+    lines = draw_board(look, v.d.get("pos"))
     if not lines:
         return None
     legend = v.g.legend
-    if legend:
+    if legend and not v.screen:
         lines.append(Text("  " + legend, style="dim"))
-    return Part("board", lines, own=True)
+    return Part("board", lines, own=True, look=look)
 
 
 def zone_hint(v: View, zone: str) -> dict:
@@ -161,26 +191,36 @@ def _zone_part(v: View, place: str) -> Part | None:
         if others == "count":
             title.append(f": {len(content)}")
         else:
-            title.append(": " + ", ".join(text_of(v.c, o) for o in content))
+            title.append(": " + ", ".join(v.name(o) if v.screen else text_of(v.c, o) for o in content))
         return Part(f"zone:{place}", [title], own=False)
     if layout == "cards":
-        return Part(f"zone:{place}", [title, card_blocks(v, base, content)], own=mine)
+        return Part(f"zone:{place}", [title, *card_blocks(v, base, content)], own=mine)
     title.append(": ")
-    title.append(_grouped(v.c, content))
+    title.append(_listed(v, content))
     return Part(f"zone:{place}", [title], own=mine)
 
 
-def card_blocks(v: View, zone: str, objs: list[str]) -> Table:
-    """Each object's show text as a block, blocks side by side as many as fit."""
+def _listed(v: View, objs: list[str]) -> Text:
+    """A zone's objects in a line: on the screen each by its name, an option's number
+    before it (reversed), identical copies in a row counted ("Goat [brown, 1] x2")."""
+    if not v.screen:
+        return Text(_grouped(v.c, objs))
+    shown: list[list] = []
+    for o in objs:
+        n = v.name(o)
+        if shown and shown[-1][0] == n and not v.mark(o):
+            shown[-1][1] += 1
+        else:
+            shown.append([n, 1])
+    return styled(", ".join(n if k == 1 else f"{n} x{k}" for n, k in shown))
+
+
+def card_blocks(v: View, zone: str, objs: list[str]) -> list[Text]:
+    """Each object's show text as a block, blocks side by side as many as fit, each line
+    kept within its column (layout.py); an option's number before the block's title."""
     width = zone_hint(v, zone).get("width", 48)
-    per_row = max(1, 100 // (width + 1))
-    grid = Table.grid(padding=(0, 1))
-    for _ in range(min(per_row, len(objs))):
-        grid.add_column(width=width, max_width=width, overflow="fold")
-    blocks = [Text(shown(v, zone, o)) for o in objs]
-    for i in range(0, len(blocks), per_row):
-        grid.add_row(*blocks[i:i + per_row])
-    return grid
+    blocks = [(v.mark(o) + shown(v, zone, o)).split("\n") for o in objs]
+    return side_by_side(blocks, v.width, min(width, v.width))
 
 
 def shown(v: View, zone: str, obj: str) -> str:
@@ -203,6 +243,32 @@ def _table_places(v: View, zones: list[str]) -> list[str]:
     return shared + [f"{z}/{p}" for p in seats for z in zones if v.g.zones[z].get("per_player")]
 
 
+def _table_lines(v: View, rows: list[tuple[Text, list[Text]]]) -> list[Text]:
+    """A table's rows as lines within the width: the titles in a column, the cells in
+    columns as wide as their widest; a row with more cells than fit goes on in lines under
+    it, so no cell is ever wrapped into its neighbour."""
+    left = max(t.cell_len for t, _ in rows) + 2
+    cols = max(len(c) for _, c in rows)
+    wide = [max((c[k].cell_len for _, c in rows if k < len(c)), default=0) for k in range(cols)]
+    room = v.width - left
+    out = []
+    for title, cells in rows:
+        line = Text(" ").append_text(title).append(" " * (left - 1 - title.cell_len))
+        used = 0
+        for k, cell in enumerate(cells):
+            w = min(wide[k], room)
+            if used and used + w > room:
+                out.append(line)
+                line, used = Text(" " * left), 0
+            cell = cell.copy()
+            cell.truncate(room)
+            line.append_text(cell).append(" " * (w - cell.cell_len + 2))
+            used += w + 2
+        line.rstrip()
+        out.append(line)
+    return out
+
+
 def table_parts(v: View) -> tuple[list[Part], set[str]]:
     """The hints' tables of card rows: a row per zone (a per-player zone: a row per seat),
     its objects side by side; returns the parts and the zones they draw."""
@@ -215,16 +281,9 @@ def table_parts(v: View) -> tuple[list[Part], set[str]]:
             if not content or isinstance(content, dict) and not content["count"]:
                 continue
             cells = ([Text(f"{content['count']} hidden", style="dim")] if isinstance(content, dict)
-                     else [Text(_obj(v.c, o)) for o in content])
+                     else [styled(v.name(o)) for o in content])
             rows.append((place_title(v, place), cells))
         if not rows:
             continue
-        table = Table(title=spec["name"], title_justify="left", title_style="bold underline", show_header=False,
-                      box=None, padding=(0, 1), expand=False)
-        table.add_column(no_wrap=True)
-        for _ in range(max(len(c) for _, c in rows)):
-            table.add_column(overflow="fold")
-        for title, cells in rows:
-            table.add_row(title, *cells)
-        out.append(Part(f"table:{i}", [table], own=True))
+        out.append(Part(f"table:{i}", [Text(spec["name"], style="bold underline"), *_table_lines(v, rows)], own=True))
     return out, used

@@ -15,6 +15,7 @@ from typing import Any, Callable, TextIO
 from ..agents import make_agents
 from ..diagnostics import DefinitionError
 from ..engine.game import CompiledGame, GameState
+from ..engine.view import log_lines
 from ..records import make_record
 from ..undo import Checkpoint, UndoError, checkpoint, undo
 from .save_check import SAVE_FORMAT, read_save, save_problem, verify_save
@@ -90,10 +91,10 @@ class Session:
 
     def flush_log(self) -> None:
         """Bots only: the whole log as it happens (nobody's secrets to keep)."""
-        lines = self.state.d["log"]
-        for text, _to in lines[self.printed:]:
+        d = self.state.d
+        for text in log_lines(self.g, d, None, self.printed, everything=True):
             self.say(_indented(text))
-        self.printed = len(lines)
+        self.printed = len(d["log"])
 
     def finish(self) -> None:
         g, d = self.g, self.state.d
@@ -113,10 +114,10 @@ class Session:
         return self.screens[p]
 
     def new_log(self, p: int) -> list[str]:
-        log = self.state.d["log"]
+        d = self.state.d
         start = self.log_at.get(p, 0)
-        self.log_at[p] = len(log)
-        return [text for text, to in log[start:] if to is None or to == p]
+        self.log_at[p] = len(d["log"])
+        return log_lines(self.g, d, p, start)
 
     def human(self, p: int) -> None:
         """One decision of a person: the screen, then keys until a choice is made."""
@@ -126,14 +127,14 @@ class Session:
         self.checkpoints.append(checkpoint(self.state, p, self.bots))
         self.lines(self.screen(p).screen(self.state.d, self.new_log(p)))
         self.autosave()
-        n = len(self.state.d["pending"]["options"])
         while True:
             try:
                 raw = self.ask("> ").strip().lower()
             except EOFError:
                 raise Quit("input ended before the game did") from None
-            if raw.isdigit() and 1 <= int(raw) <= n:
-                self.state.apply_action(int(raw) - 1)
+            i = self.screen(p).keys.pick(raw)
+            if i is not None:
+                self.state.apply_action(i)
                 return
             if self.key(raw, p):
                 return
@@ -144,7 +145,7 @@ class Session:
         if raw == "v":
             self.paged(self.screen(p).whole(self.state.d))
         elif raw == "l":
-            self.paged([line for t, to in self.state.d["log"] if to is None or to == p
+            self.paged([line for t in log_lines(self.g, self.state.d, p)
                         for line in _indented(t).split("\n")] or ["(the log is empty)"])
         elif raw == "u":
             return self.undo(p)
@@ -154,9 +155,12 @@ class Session:
             raise Quit("stopped")
         elif raw in ("?", "h", "help"):
             self.say(HELP)
+            for entry in self.screen(p).legend:
+                self.say(f"  {entry}")
         else:
             n = len(self.state.d["pending"]["options"])
-            self.say(f"type a number from 1 to {n} ({HELP.split(' · ', 1)[1]})")
+            self.say(f"type a number from 1 to {n}, or the id of a space or card an option names "
+                     f"({HELP.split(' · ', 1)[1]})")
         return False
 
     def pass_to(self, p: int) -> None:
