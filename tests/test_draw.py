@@ -102,7 +102,7 @@ def test_what_a_seat_may_not_know_never_changes_its_picture(gid):
 
 def test_another_seats_hand_is_not_in_a_picture():
     g = game("stonefire")
-    d = played("stonefire", 4).d
+    d = played("stonefire", 6).d
     hand = d["places"]["hand/0"]
     assert hand
     mine = set(attr_values(parsed(draw_svg(g, d, 0)), "data-object"))

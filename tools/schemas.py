@@ -452,6 +452,21 @@ def terminal_schema() -> dict:
                                                 "an expected option is missing (empty: nothing to say); it must "
                                                 "read only what that player may know"}}, ("prompt", "function")),
             "description": "reasons given under a decision when an option one might expect is not offered"},
+        "legend": {"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": 40},
+                   "additionalProperties": {"type": "string", "maxLength": 200}, "maxProperties": 60,
+                   "description": "what the symbols of the rules' own drawings mean (symbols separated by "
+                                  "blanks): an entry shows under the screen when one of its symbols is drawn on it"},
+        "key_names": {"type": "object", "propertyNames": NAME, "additionalProperties": NAME,
+                      "description": "a record variable -> a function of one key giving how the screen names "
+                                     "that key (as the prompts and cards name it)"},
+        "idle": {"type": "array", "maxItems": 50, "items": obj({
+            "prompt": {"type": "string", "maxLength": 200, "description": "the decisions it looks at: a part of their prompt"},
+            "says": {"type": "string", "minLength": 1, "maxLength": 200,
+                     "description": "a part of the log line the rules write when an option does nothing (each "
+                                    "option is tried on a copy of the game)"},
+            "note": {"type": "string", "maxLength": 120, "description": "what the option's label then says"}},
+            ("prompt", "says", "note")),
+            "description": "options that would do nothing, noted in their labels"},
         "option_space": {**NAME, "description": "a function of one option giving the board space it names "
                                                "(default: the option if it is a space, the last of a list)"},
         "picture": picture_schema(),

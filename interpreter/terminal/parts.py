@@ -113,7 +113,7 @@ def _value(v: View, val: Any, var: str = "") -> str:
 
 
 def _key_name(v: View, var: str, key: str) -> str:
-    """A record's key as the hints' key_names function names it (Footprints' skills by their
+    """A record's key as the hints' key_names function names it (a game's skills by their
     colour, as its prompts and cards name them), else the key itself."""
     fname = v.hints["key_names"][var]
     fn, (param,) = v.g.functions[fname], v.g.env.functions[fname]
