@@ -161,7 +161,17 @@ class CairnState(pyspiel.State):
         self.script: list[int] = []         # the outcomes chosen so far in that step
         self.chance_n = 0                   # outcomes of the pending chance node (0: none)
         if self.explicit:
+            self._root(game)
+
+    def _root(self, game: CairnGame) -> None:
+        """Sets up the game, or stops at its first draw: run once per game object, then
+        copied (OpenSpiel makes initial states often, to learn shapes among others)."""
+        kept = getattr(game, "kept_root", None)
+        if kept is None:
             self._advance()
+            kept = game.kept_root = (None if self.plain is None else clone_state(self.plain.d), self.chance_n)
+        d, self.chance_n = kept
+        self.plain = None if d is None else _Plain(clone_state(d), self.compiled)
 
     @property
     def inner(self) -> GameState | None:

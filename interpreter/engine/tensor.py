@@ -16,6 +16,12 @@ The layout depends only on the game and the number of players. Pieces, in order:
                                decider only: the family, the number of options, the sub-step
     result     (1 + n,)        game over, and each seat's payoff
 
+Copies are interchangeable: objects whose properties differ only in id and name (the
+X marks of tic-tac-toe, a deck's identical cards) take their columns in the order of
+where the seat sees them (place, then position), unseen ones last; so two states
+that differ only in which copy is where give the same tensor (the same position reached
+in another order), and nothing hidden decides which column a seen copy takes.
+
 A value becomes floats by the shape of its declared default: a number is itself, a
 boolean 0/1, None 0, a string its atom's code (action_ids.Atoms: objects, spaces and
 labels of the data numbered; another string hashed); a dict with declared keys gives a
@@ -65,6 +71,16 @@ def _hash(text: str, size: int) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") % size
 
 
+def copy_classes(g: Any, objects: list[str]) -> list[list[str]]:
+    """Returns the groups of two or more interchangeable objects (properties equal but for
+    id and name), each in definition order."""
+    groups: dict[str, list[str]] = {}
+    for obj in objects:
+        props = {k: v for k, v in g.props.get(obj, {}).items() if k not in ("id", "name")}
+        groups.setdefault(json.dumps(props, sort_keys=True, default=str), []).append(obj)
+    return [members for members in groups.values() if len(members) > 1]
+
+
 def steps_of(g: Any) -> list[str]:
     """Returns every name a pending decision's step can have (view.deciding_in), sorted."""
     names = set()
@@ -88,7 +104,9 @@ class Encoder:
         self.entities = list(dict.fromkeys(self.objects + list(g.spaces)))
         self.entity_row = {e: i for i, e in enumerate(self.entities)}
         self.attr_shapes = [(a, _shape(v)) for a, v in sorted(g.attr_defaults.items())]
-        self.pvar_shapes = list(g.player_vars.items())
+        self.pvar_shapes = [(k, _shape(v)) for k, v in g.player_vars.items()]
+        self.copies = copy_classes(g, self.objects)
+        self.seen_places = [frozenset(p for p in self.places if visible(g, p, seat)) for seat in range(n)]
         self.steps = {s: i for i, s in enumerate(steps_of(g))}
         self.families = {f: i for i, f in enumerate(families)}
         self.pieces: list[tuple[str, tuple[int, ...]]] = [
@@ -145,13 +163,13 @@ class Encoder:
         decider's pending decision is in its sub-step `prefix_len` (action ids)."""
         g, n = self.g, self.n
         out[self.offsets["observer"] + player] = 1.0
-        seen = self._places(out, d, player)
-        self._attrs(out, d, seen)
+        canon = self._canonical(d, player)
+        seen = self._places(out, d, player, canon)
+        self._attrs(out, d, seen, canon)
         width = self.pieces[3][1][1]
         for p, pv in enumerate(d["pvars"]):
             at = self.offsets["player_vars"] + p * width
-            for name, default in self.pvar_shapes:
-                shape = _shape(default)
+            for name, shape in self.pvar_shapes:
                 if p == player or name not in g.private_vars:
                     self.value(out, at, shape, pv.get(name))
                 at += _width(shape, self.bag)
@@ -166,28 +184,47 @@ class Encoder:
             for p, v in enumerate(r.get("payoffs", r.get("returns", []))[:n]):
                 out[at + 1 + p] = float(v)
 
-    def _places(self, out: MutableSequence, d: dict, player: int) -> set[str]:
+    def _canonical(self, d: dict, player: int) -> dict[str, str]:
+        """Returns the column each seen copy takes (the copy it is written as): a class's
+        seen members sorted by place and position take its columns in order."""
+        where: dict[str, tuple] = {}
+        shown = self.seen_places[player]
+        for place, objs in d["places"].items():
+            if place in shown:
+                row = self.place_row.get(place, -1)
+                for pos, obj in enumerate(objs):
+                    where[obj] = (row, pos)
+        out: dict[str, str] = {}
+        for members in self.copies:
+            seen = [m for m in members if m in where]
+            seen.sort(key=where.__getitem__)
+            out.update(zip(seen, members))
+        return out
+
+    def _places(self, out: MutableSequence, d: dict, player: int, canon: dict[str, str]) -> set[str]:
         """Writes each place's count and, where the seat may see it, its objects; returns
         the objects seen."""
         row_len = 1 + len(self.objects)
-        base, seen = self.offsets["places"], set()
+        base, seen, shown = self.offsets["places"], set(), self.seen_places[player]
         for place, objs in d["places"].items():
             row = self.place_row.get(place)
             if row is None:
                 continue
             at = base + row * row_len
             out[at] = float(len(objs))
-            if visible(self.g, place, player):
+            if place in shown:
                 for pos, obj in enumerate(objs, 1):
-                    out[at + self.object_col[obj]] = float(pos)
+                    col = self.object_col.get(canon.get(obj, obj))
+                    if col is not None:
+                        out[at + col] = float(pos)
                 seen.update(objs)
         return seen
 
-    def _attrs(self, out: MutableSequence, d: dict, seen: set[str]) -> None:
+    def _attrs(self, out: MutableSequence, d: dict, seen: set[str], canon: dict[str, str]) -> None:
         """Writes the attributes of the objects the seat sees and of what lies nowhere."""
         width = self.pieces[2][1][1]
         for ent, attrs in d["attrs"].items():
-            row = self.entity_row.get(ent)
+            row = self.entity_row.get(canon.get(ent, ent))
             if row is None or (ent not in seen and ent in d["loc"]):
                 continue
             at = self.offsets["attrs"] + row * width
