@@ -189,13 +189,15 @@ class Step:
             else:
                 self.ids[base + k] = atom
         for atom in sorted(pending, key=lambda a: json.dumps(a, sort_keys=True, default=str)):
-            k = atoms.hashed(atom)
+            k, tries = atoms.hashed(atom), 0
             while base + k in self.ids:   # two strings of one decision share a slot
                 self.space.collisions += 1
+                tries += 1
+                if tries >= atoms.label_slots:
+                    raise ActionIdError(f"more labels in one decision than the {atoms.label_slots} label slots "
+                                        "(raise the adapter's label_slots parameter)")
                 k = atoms.first_slot + (k - atoms.first_slot + 1) % atoms.label_slots
             self.ids[base + k] = atom
-        if len(self.ids) < len(self.nexts):
-            raise ActionIdError(f"more labels in one decision than the {atoms.label_slots} label slots")
 
     def legal(self) -> list[int]:
         """Returns the legal ids, ascending."""
