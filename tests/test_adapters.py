@@ -126,8 +126,20 @@ def test_openspiel_explicit_chance_replays_from_history():
 
 @pytest.mark.parametrize("game_id", FOUR)
 def test_pettingzoo_api_test(game_id):
+    from gymnasium import spaces
     from pettingzoo.test import api_test
-    api_test(pz_env(game_id, players=3), num_cycles=60, verbose_progress=False)
+    e = pz_env(game_id, players=3)
+    space = e.observation_space("player_0")
+    assert isinstance(space["observation"], spaces.Box) and space["observation"].shape == (e.unwrapped.encoder.size,)
+    assert e.action_space("player_0").n == e.unwrapped.space.size == space["action_mask"].shape[0]
+    api_test(e, num_cycles=60, verbose_progress=False)
+
+
+def test_pettingzoo_keeps_the_older_modes():
+    from pettingzoo.test import api_test
+    e = pz_env("big-foot", players=2, actions="options", observation="hashed")
+    assert e.action_space("player_0").n == 256 and e.observation_space("player_0")["observation"].shape == (512,)
+    api_test(e, num_cycles=40, verbose_progress=False)
 
 
 def test_pettingzoo_plays_a_whole_game_with_masks():
