@@ -22,8 +22,12 @@ FOUR = ["big-foot", "footprints", "stonefire", "fantastic-trails"]
 def test_openspiel_random_sim_test(game_id):
     name = cairn_spiel.register(game_id)
     game = pyspiel.load_game(name, {"players": 2})
-    assert game.num_players() == 2 and game.num_distinct_actions() == 256
-    # OpenSpiel's own checks at every step: clones, serialization, legal actions, masks.
+    assert game.num_players() == 2 and game.num_distinct_actions() == game.space.size > 256
+    gtype = game.get_type()
+    assert gtype.provides_observation_tensor and gtype.provides_information_state_tensor
+    assert game.observation_tensor_size() == game.encoder.size
+    # OpenSpiel's own checks at every step: clones, serialization, legal actions, masks,
+    # and (as both are provided) the observation and information state tensors' shapes.
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
@@ -81,7 +85,7 @@ def test_openspiel_mcts_bot_plays_a_cairn_game():
 
 
 def test_openspiel_action_bound_is_enforced():
-    game = pyspiel.load_game(cairn_spiel.register("big-foot"), {"players": 4, "max_actions": 2})
+    game = pyspiel.load_game(cairn_spiel.register("big-foot"), {"players": 4, "max_actions": 2, "actions": "options"})
     state = game.new_initial_state()
     with pytest.raises(Exception, match="max_actions"):
         while not state.is_terminal():
@@ -122,8 +126,20 @@ def test_openspiel_explicit_chance_replays_from_history():
 
 @pytest.mark.parametrize("game_id", FOUR)
 def test_pettingzoo_api_test(game_id):
+    from gymnasium import spaces
     from pettingzoo.test import api_test
-    api_test(pz_env(game_id, players=3), num_cycles=60, verbose_progress=False)
+    e = pz_env(game_id, players=3)
+    space = e.observation_space("player_0")
+    assert isinstance(space["observation"], spaces.Box) and space["observation"].shape == (e.unwrapped.encoder.size,)
+    assert e.action_space("player_0").n == e.unwrapped.space.size == space["action_mask"].shape[0]
+    api_test(e, num_cycles=60, verbose_progress=False)
+
+
+def test_pettingzoo_keeps_the_older_modes():
+    from pettingzoo.test import api_test
+    e = pz_env("big-foot", players=2, actions="options", observation="hashed")
+    assert e.action_space("player_0").n == 256 and e.observation_space("player_0")["observation"].shape == (512,)
+    api_test(e, num_cycles=40, verbose_progress=False)
 
 
 def test_pettingzoo_plays_a_whole_game_with_masks():
@@ -136,7 +152,7 @@ def test_pettingzoo_plays_a_whole_game_with_masks():
         if term or trunc:
             e.step(None)
             continue
-        assert obs["observation"].shape == (512,) and obs["action_mask"].dtype == np.int8
+        assert obs["observation"].shape == (e.unwrapped.encoder.size,) and obs["action_mask"].dtype == np.int8
         legal = np.flatnonzero(obs["action_mask"])
         assert len(legal) >= 1 and json.loads(info["view"])["decision"]["player"] == e.possible_agents.index(agent)
         e.step(int(legal[steps % len(legal)]))
@@ -162,7 +178,7 @@ def test_pettingzoo_illegal_action_is_refused():
     e = pz_env("pig", players=2)
     e.reset(seed=1)
     with pytest.raises(ValueError, match="legal option"):
-        e.step(200)
+        e.step(0)                  # an id in range (the atom None of the first family), not legal here
 
 
 def test_hashed_features_are_stable_and_sensitive():

@@ -15,10 +15,16 @@ import json
 from typing import Any
 
 from ..engine import rng
+from ..engine.action_ids import LABEL_SLOTS, NUMBERS, ActionSpace, Step
 from ..engine.game import CompiledGame, GameState
+from ..engine.tensor import BAG, Encoder
 
 ACTION_BOUND = 256
 DEALS = 1024          # chance picks one of this many seeds at the start (a game parameter)
+ACTION_MODES = ("ids", "options")   # stable game-wide ids (engine/action_ids.py), or option indices
+MY_ACTIONS = 64       # slots of the information state's bag of the seat's own actions
+
+_LAYOUTS: dict[tuple, tuple[CompiledGame, ActionSpace, Encoder]] = {}
 
 
 class ActionBoundError(ValueError):
@@ -87,3 +93,32 @@ def players_of(game: CompiledGame, players: int | None) -> int:
     if not game.min_players <= n <= game.max_players:
         raise ValueError(f"{game.id} takes {game.min_players}-{game.max_players} players, got {n}")
     return n
+
+
+def layouts(g: CompiledGame, players: int, label_slots: int = LABEL_SLOTS, bag: int = BAG,
+            numbers: tuple[int, int] = NUMBERS) -> tuple[ActionSpace, Encoder]:
+    """Returns the game's action space and tensor layout at a player count, built once
+    per process (states hold only plain data, so a copy of one never copies these)."""
+    key = (id(g), players, label_slots, bag, tuple(numbers))
+    hit = _LAYOUTS.get(key)
+    if hit is None or hit[0] is not g:
+        space = ActionSpace(g, numbers, label_slots)
+        hit = _LAYOUTS[key] = (g, space, Encoder(g, players, space.atoms, space.families, bag))
+    return hit[1], hit[2]
+
+
+def id_step(space: ActionSpace, state: GameState, prefix: tuple) -> Step:
+    """Returns the pending decision's sub-step after the atoms chosen so far."""
+    return space.step(state.d, tuple(prefix))
+
+
+def mode_of(actions: str) -> str:
+    """Returns a valid action mode, refusing another with the ones there are."""
+    if actions not in ACTION_MODES:
+        raise ValueError(f"expected actions 'ids' or 'options', got {actions!r}")
+    return actions
+
+
+def bag_index(value: int, size: int) -> int:
+    """Returns the slot of an action in the information state's bag of own actions."""
+    return int.from_bytes(hashlib.blake2b(str(value).encode(), digest_size=8).digest(), "little") % size

@@ -12,13 +12,18 @@ Shape of each game (docs/ADAPTERS.md says why):
   deals one of `deals` seeds (derived from `rng_seed`) and later draws come from the
   state's own RNG, hidden from every player. Either way the game is EXPLICIT_STOCHASTIC,
   replays exactly from its history, and is declared IMPERFECT_INFORMATION.
-- Actions are option indices, bounded by `max_actions` (adapters/common.py).
+- Actions are stable game-wide ids (`actions="ids"`, the default; engine/action_ids.py):
+  the same move has the same id in every state, and an option that is a list is chosen
+  an atom at a time. `actions="options"` keeps option indices below `max_actions`.
 - Observation strings are the seat's own Cairn view; information state strings add the
-  seat's log and its own past choices. Returns: the game's declared payoff (`scoring:
-  payoff:`), by default 1 for each winner and 0 for the others.
+  seat's log and its own past choices. Tensors (engine/tensor.py) encode the same view
+  in a fixed shape; the information state adds a bag of the seat's own actions.
+  Returns: the game's declared payoff (`scoring: payoff:`), by default 1 for each
+  winner and 0 for the others.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 try:
@@ -32,8 +37,10 @@ from ..engine.state import clone_state, dumps
 from ..engine.vm import check_waiting
 from ..batch import compiled as cached
 from ..load.files import game_ids
-from .common import (ACTION_BOUND, DEALS, deal_seed, information_text, label, legal, observation_text,
-                     players_of)
+from ..engine.action_ids import LABEL_SLOTS
+from ..engine.tensor import BAG
+from .common import (ACTION_BOUND, DEALS, MY_ACTIONS, bag_index, deal_seed, id_step, information_text, label,
+                     layouts, legal, mode_of, observation_text, players_of)
 
 PREFIX = "cairn_"
 MAX_GAME_LENGTH = 1_000_001    # Cairn's own bound on decisions in a played game, plus the deal
@@ -60,10 +67,11 @@ def register(game: str, variants: tuple[str, ...] = ()) -> str:
                  else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=compiled.max_players, min_num_players=compiled.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": compiled.min_players, "chance": "explicit", "deals": DEALS,
-                                 "rng_seed": 0, "max_actions": ACTION_BOUND})
+                                 "rng_seed": 0, "max_actions": ACTION_BOUND, "actions": "ids",
+                                 "label_slots": LABEL_SLOTS, "bag": BAG})
     key = name.replace("-", "_")
     state_cls = type(f"State_{key}", (CairnState,), {"compiled": compiled, "__module__": __name__})
     game_cls = type(f"Game_{key}", (CairnGame,), {"compiled": compiled, "game_type": game_type,
@@ -100,12 +108,17 @@ class CairnGame(pyspiel.Game):
         self.rng_seed = int(params.get("rng_seed", 0))
         self.max_actions = int(params.get("max_actions", ACTION_BOUND))
         self.chance = str(params.get("chance", "explicit"))
-        if self.deals < 1 or self.max_actions < 1:
-            raise ValueError(f"expected deals and max_actions of at least 1, got {self.deals}, {self.max_actions}")
+        self.actions = mode_of(str(params.get("actions", "ids")))
+        self.label_slots, self.bag = int(params.get("label_slots", LABEL_SLOTS)), int(params.get("bag", BAG))
+        if min(self.deals, self.max_actions, self.label_slots, self.bag) < 1:
+            raise ValueError(f"expected deals, max_actions, label_slots and bag of at least 1, got "
+                             f"{self.deals}, {self.max_actions}, {self.label_slots}, {self.bag}")
         if self.chance not in ("explicit", "deals"):
             raise ValueError(f"expected chance 'explicit' or 'deals', got {self.chance!r}")
         outcomes = self.deals if self.chance == "deals" else chance_bound(self.compiled)
-        info = pyspiel.GameInfo(num_distinct_actions=self.max_actions, max_chance_outcomes=outcomes,
+        self.space, self.encoder = layouts(self.compiled, self.players, self.label_slots, self.bag)
+        distinct = self.space.size if self.actions == "ids" else self.max_actions
+        info = pyspiel.GameInfo(num_distinct_actions=distinct, max_chance_outcomes=outcomes,
                                 num_players=self.players, min_utility=self.compiled.payoff_range[0],
                                 max_utility=self.compiled.payoff_range[1],
                                 utility_sum=0.0 if self.compiled.payoff == "zero-sum" else None,
@@ -117,8 +130,9 @@ class CairnGame(pyspiel.Game):
         return self.state_class(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "CairnObserver":
-        """Returns the observer OpenSpiel asks for strings (perfect recall: information state)."""
-        return CairnObserver(bool(iig_obs_type is not None and iig_obs_type.perfect_recall), params)
+        """Returns the observer OpenSpiel asks for strings and tensors (perfect recall:
+        the information state)."""
+        return CairnObserver(self, bool(iig_obs_type is not None and iig_obs_type.perfect_recall), params)
 
 
 class CairnState(pyspiel.State):
@@ -138,13 +152,26 @@ class CairnState(pyspiel.State):
         super().__init__(game)
         self.players, self.deals, self.rng_seed = game.players, game.deals, game.rng_seed
         self.max_actions, self.explicit = game.max_actions, game.chance == "explicit"
+        self.ids = game.actions == "ids"
+        self.layout_key = (game.players, game.label_slots, game.bag)
+        self.prefix: tuple = ()             # atoms chosen so far of a list option (action ids)
         self.plain: _Plain | None = None    # the Cairn state's data: once set up (or dealt)
         self.own: list[list[int]] = [[] for _ in range(game.players)]
         self.step: int | None = None        # the action whose draws are being chosen (None: the set-up)
         self.script: list[int] = []         # the outcomes chosen so far in that step
         self.chance_n = 0                   # outcomes of the pending chance node (0: none)
         if self.explicit:
+            self._root(game)
+
+    def _root(self, game: CairnGame) -> None:
+        """Sets up the game, or stops at its first draw: run once per game object, then
+        copied (OpenSpiel makes initial states often, to learn shapes among others)."""
+        kept = getattr(game, "kept_root", None)
+        if kept is None:
             self._advance()
+            kept = game.kept_root = (None if self.plain is None else clone_state(self.plain.d), self.chance_n)
+        d, self.chance_n = kept
+        self.plain = None if d is None else _Plain(clone_state(d), self.compiled)
 
     @property
     def inner(self) -> GameState | None:
@@ -159,11 +186,30 @@ class CairnState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return self.inner.current_player()
 
+    @property
+    def space(self) -> Any:
+        """Returns the game's action space (built once, never copied with the state)."""
+        return layouts(self.compiled, *self.layout_key)[0]
+
     def _legal_actions(self, player: int) -> list[int]:
-        """Returns the option indices of the pending decision (the outcomes at chance)."""
+        """Returns the legal ids (or option indices) of the pending decision (the
+        outcomes at chance)."""
         if player == pyspiel.PlayerId.CHANCE or self.chance_n or self.plain is None:
             return [k for k, _p in self.chance_outcomes()]
+        if self.ids:
+            return id_step(self.space, self.inner, self.prefix).legal()
         return legal(self.inner, self.max_actions)
+
+    def _option(self, action: int) -> int | None:
+        """Returns the option index an action settles (None: an atom of a list option was
+        chosen, more follow), keeping the seat's own action."""
+        self.own[self.inner.current_player()].append(action)
+        if not self.ids:
+            return action
+        step = id_step(self.space, self.inner, self.prefix)
+        option = step.answer(action)
+        self.prefix = () if option is not None else self.prefix + (step.atom(action),)
+        return option
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the outcomes of the pending draw (or the deals), equally likely."""
@@ -179,14 +225,15 @@ class CairnState(pyspiel.State):
         elif self.plain is None:
             start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, action))
             self.plain = _Plain(start.d, self.compiled)
-        elif self.explicit:
-            self.own[self.inner.current_player()].append(action)
-            self.step, self.script = action, []
-            self._advance()
         else:
-            inner = self.inner
-            self.own[inner.current_player()].append(action)
-            inner.apply_action(action)
+            option = self._option(action)
+            if option is None:
+                return
+            if self.explicit:
+                self.step, self.script = option, []
+                self._advance()
+            else:
+                self.inner.apply_action(option)
 
     def _advance(self) -> None:
         """Runs the set-up or the pending step with the outcomes chosen so far: it either
@@ -214,7 +261,20 @@ class CairnState(pyspiel.State):
             return f"draw {action} of {self.chance_n}"
         if player == pyspiel.PlayerId.CHANCE or self.inner is None:
             return f"deal {action}"
-        return label(self.inner, action)
+        if not self.ids:
+            return label(self.inner, action)
+        return self._id_text(action)
+
+    def _id_text(self, action: int) -> str:
+        """Returns a legal id's option label (or the atom it adds to a list option), else
+        its family and atom index."""
+        space = self.space
+        if not self.inner.is_terminal():
+            step = id_step(space, self.inner, self.prefix)
+            if action in step.ids:
+                option = step.answer(action)
+                return label(self.inner, option) if option is not None else f"{step.atom(action)} ..."
+        return f"family {action // space.atoms.size} atom {action % space.atoms.size}"
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over."""
@@ -230,6 +290,7 @@ class CairnState(pyspiel.State):
         if self.plain is None:
             return f"setting up; draws {self.script}" if self.explicit else "before the deal"
         text = dumps({k: v for k, v in self.plain.d.items() if k not in ("log", "log_on")})
+        text += f"; chosen so far {list(self.prefix)}" if self.prefix else ""
         return text + (f"; drawing for {self.step}: {self.script}" if self.chance_n else "")
 
 
@@ -255,18 +316,39 @@ class _Plain:
 
 
 class CairnObserver:
-    """Strings only (OpenSpiel's PyObserver interface): the seat's view or information state."""
+    """OpenSpiel's PyObserver: the seat's view (or information state) as JSON text, and as
+    a fixed-shape tensor (engine/tensor.py) whose named pieces are in `dict`."""
 
-    def __init__(self, perfect_recall: bool, params: Any):
+    def __init__(self, game: CairnGame, perfect_recall: bool, params: Any):
         if params:
             raise ValueError(f"expected no observation parameters, got {params}")
-        self.perfect_recall = perfect_recall
         import numpy as np
-        self.tensor = np.zeros(0, np.float32)
+        self.perfect_recall, self.encoder = perfect_recall, game.encoder
+        pieces = [(name, shape) for name, shape, _at in self.encoder.layout()]
+        if perfect_recall:
+            pieces.append(("my_actions", (1 + MY_ACTIONS,)))
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _n, shape in pieces), np.float32)
         self.dict: dict = {}
+        at = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[at:at + size].reshape(shape)
+            at += size
 
     def set_from(self, state: CairnState, player: int) -> None:
-        """Does nothing: Cairn games give strings, not tensors."""
+        """Fills `tensor` with what `player` sees (before the set-up ends: who looks only)."""
+        self.tensor.fill(0)
+        if state.plain is None:
+            self.dict["observer"][player] = 1.0
+            return
+        d = state.plain.d
+        deciding = d["pending"] is not None and d["pending"]["player"] == player
+        self.encoder.fill(self.tensor, d, player, len(state.prefix) if deciding else 0)
+        if self.perfect_recall:
+            mine = self.dict["my_actions"]
+            mine[0] = len(state.own[player])
+            for a in state.own[player]:
+                mine[1 + bag_index(a, MY_ACTIONS)] += 1.0
 
     def string_from(self, state: CairnState, player: int) -> str:
         """Returns the seat's observation (or information state) as JSON text."""
@@ -274,4 +356,9 @@ class CairnObserver:
             return "before the deal"
         if self.perfect_recall:
             return information_text(state.inner, player, state.own[player])
-        return observation_text(state.inner, player)
+        text = observation_text(state.inner, player)
+        if state.prefix and state.inner.current_player() == player:
+            seen = json.loads(text)     # the atoms of a list option chosen so far: the decider's
+            seen["decision"]["chosen_so_far"] = list(state.prefix)
+            text = json.dumps(seen, sort_keys=True, ensure_ascii=False)
+        return text
