@@ -30,6 +30,9 @@ from .rulesdoc import ability_text, flat
 from .scenarios import scenario_files
 
 
+UNCITED = "no-clause"     # the last entry's id: what the rules call but no clause carries
+
+
 @dataclass
 class Encoder:
     what: str                 # step, procedure, function, ability, card, space ...
@@ -86,22 +89,29 @@ def entries(folder: Path, variants: list[str] = (), book: RulebookView | None = 
     spec = load_spec(folder, list(variants))
     rows = {cid: ClauseEntry(cid, c["section"], c.get("label", ""), c["kind"], c["summary"], c.get("applies", {}))
             for cid, (c, _s) in spec.sections["clauses"].items()}
+    # what cites no clause (text for the screen, bookkeeping) closes the document, so that
+    # every rule of the game is in it once
+    helpers = ClauseEntry(UNCITED, "Not tied to a clause", "", "", "Helpers the rules call that carry no clause "
+                          "of their own: text for the screen, bookkeeping.", {})
     for what, name, value, src in citing(Compiling(spec, [])):
         ids = [cid for cid in cited(value) if cid in rows]
         if what == "reading":
             for cid in ids:
                 rows[cid].readings.append(f"{name}: {flat(spec.sections['readings'][name][0]['reading'])}")
             continue
-        if not ids or what == "removal":
+        if what == "removal":
             continue
         enc = Encoder(what, name, src.where, _text(what, _entry(src)), ids)
+        if not ids:
+            helpers.encoders.append(enc)
         for cid in ids:
             rows[cid].encoders.append(enc)
     for name, where, ids in _scenarios(folder, list(variants)):
         for cid in ids:
             if cid in rows:
                 rows[cid].scenarios.append((name, where))
-    return list(rows.values()) if book is None else by_line(list(rows.values()), book)
+    out = list(rows.values()) if book is None else by_line(list(rows.values()), book)
+    return out + ([helpers] if helpers.encoders else [])
 
 
 def by_line(rows: list[ClauseEntry], book: RulebookView) -> list[ClauseEntry]:
@@ -140,6 +150,9 @@ def markdown(rows: list[ClauseEntry], title: str) -> str:
     out, section = [f"# {title}: the rules by clause", "In the rulebook's order: each clause, what encodes it, "
                     "its readings and the scenarios that test it."], None
     for r in rows:
+        if r.id == UNCITED:
+            out += [f"## {r.section}", r.summary] + _encoders_md(r)
+            continue
         if r.section != section:
             section = r.section
             out.append(f"## {section}")
@@ -147,16 +160,23 @@ def markdown(rows: list[ClauseEntry], title: str) -> str:
         out.append(f"*{r.kind}*" + (f", applies to {_applies(r.applies)}" if r.applies else "") + f": {r.summary}")
         if r.places is not None:
             out += _places_md(r.places)
-        spaces, rest = _spaces_apart(r.encoders)
-        for e in rest:
-            also = [c for c in e.clauses if c != r.id]
-            out.append(f"{e.what} `{e.name}` ({e.where})" + (f", also carries {', '.join(also)}" if also else "")
-                       + ":\n\n```text\n" + e.text + "\n```")
-        if spaces:
-            out.append(f"board spaces ({len(spaces)}): " + ", ".join(e.name for e in spaces))
+        out += _encoders_md(r)
         out += [f"- reading {x}" for x in r.readings]
         out.append("tested by: " + ("; ".join(f"{n} ({w})" for n, w in r.scenarios) if r.scenarios else "no scenario"))
     return "\n\n".join(out) + "\n"
+
+
+def _encoders_md(r: ClauseEntry) -> list[str]:
+    """Returns what encodes a clause, each entry in full (board spaces on one line)."""
+    spaces, rest = _spaces_apart(r.encoders)
+    out = []
+    for e in rest:
+        also = [c for c in e.clauses if c != r.id]
+        out.append(f"{e.what} `{e.name}` ({e.where})" + (f", also carries {', '.join(also)}" if also else "")
+                   + ":\n\n```text\n" + e.text + "\n```")
+    if spaces:
+        out.append(f"board spaces ({len(spaces)}): " + ", ".join(e.name for e in spaces))
+    return out
 
 
 def _place_head(p: dict) -> str:
@@ -270,6 +290,8 @@ def page(rows: list[ClauseEntry], title: str) -> str:
         if r.section != section:
             section = r.section
             body.append(f"<h2>{html.escape(section)}</h2>")
+        if r.id == UNCITED:
+            body.append(f"<p>{html.escape(r.summary)}</p>")
         body.append(_clause_html(r, shown, seen))
     return _html(title, "".join(body))
 

@@ -33,7 +33,7 @@ def test_rules_show_the_structure_parameters_cards_and_variants():
 def test_rules_html_in_a_headless_browser(tmp_path, capsys):
     from playwright.sync_api import sync_playwright
     out = tmp_path / "big-foot.html"
-    assert main(["rules", "big-foot", "--format", "html", "-o", str(out)]) == 0
+    assert main(["rules", "big-foot", "--by", "kind", "--format", "html", "-o", str(out)]) == 0
     shot = ROOT / "tests" / "screenshots"
     shot.mkdir(exist_ok=True)
     with sync_playwright() as p:
@@ -54,7 +54,7 @@ def test_rules_of_an_expansion_kept_in_a_file(tmp_path, capsys):
     (which applied it twice: every entry 'already defined')."""
     overlay = tmp_path / "lucky-charm.yaml"
     overlay.write_text((ROOT / "docs" / "modding" / "lucky-charm.yaml").read_text("utf-8"), "utf-8")
-    assert main(["rules", "big-foot", "--variant", str(overlay)]) == 0
+    assert main(["rules", "big-foot", "--by", "kind", "--variant", str(overlay)]) == 0
     out, err = capsys.readouterr()
     assert "Lucky Charm (lucky-charm)" in out and "already defined" not in out + err
     assert "Deep Snow (deep-snow)" in out.split("## Variants and expansions")[1]
@@ -114,3 +114,34 @@ def test_rules_by_clause_html_links_code_and_clauses(tmp_path):
     enc = page[page.index("<b>step discard-fire</b>"):]
     enc = enc[:enc.index("</div>")]
     assert 'href="#clause-discard-played-fire"' in enc and 'href="#clause-discard-hand-limit"' in enc
+
+
+@pytest.mark.needs("chromium")
+def test_rules_page_is_by_clause_in_the_rulebooks_order(tmp_path, monkeypatch):
+    """`cairn rules footprints --format html`: the clauses in the order of the rulebook's
+    lines (anchors/footprints.en.yaml), every procedure, function and quantity of the game in
+    full (what no clause carries closes the page), nothing cut with an ellipsis."""
+    import yaml
+    from playwright.sync_api import sync_playwright
+    from interpreter.anchors import parse_lines
+    out = tmp_path / "footprints.html"
+    assert main(["rules", "footprints", "--format", "html", "-o", str(out)]) == 0
+    text = out.read_text("utf-8")
+    game = yaml.safe_load((ROOT / "definitions" / "footprints" / "game.yaml").read_text("utf-8"))
+    names = [n for part in ("procedures", "functions", "quantities") for n in game.get(part) or {}]
+    assert len(names) > 50 and [n for n in names if n not in text] == []
+    assert "\u2026" not in text and "Not tied to a clause" in text
+    anchors = yaml.safe_load((ROOT / "definitions" / "footprints" / "anchors" / "footprints.en.yaml").read_text("utf-8"))
+    first = {cid: parse_lines(a["lines"])[0][0] for cid, a in anchors["clauses"].items()}
+    with sync_playwright() as p:
+        browser = W.launch(p)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto(out.as_uri())
+        ids = [i.removeprefix("clause-") for i in page.eval_on_selector_all(
+            "[id^='clause-']", "els => els.map(e => e.id)")]
+        shot = ROOT / "tests" / "screenshots"
+        shot.mkdir(exist_ok=True)
+        page.screenshot(path=str(shot / "rules-footprints-by-clause.png"))
+        browser.close()
+    lines = [first[i] for i in ids if i in first]
+    assert len(lines) == len(first) == 147 and lines == sorted(lines)

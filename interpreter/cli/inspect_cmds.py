@@ -429,10 +429,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from ..rulesdoc import document, markdown, page
     folder = game_folder(args.game)
     side = getattr(args, "side_by_side", False)
-    if side and (getattr(args, "by", "kind") != "clause" or args.format != "html"):
-        raise UsageError("--side-by-side is a page of the rules by clause: give --by clause --format html")
-    load_game(folder, args.variant)           # it must compile first
-    if getattr(args, "by", "kind") == "clause":
+    game = load_game(folder, args.variant)    # it must compile first
+    by = getattr(args, "by", None) or ("clause" if game.clauses else "kind")
+    if side and (by != "clause" or args.format != "html"):
+        raise UsageError("--side-by-side is a page of the rules by clause: give --format html (and not --by kind)")
+    if by == "clause":
         text = _rules_by_clause(args, folder, side)
     elif getattr(args, "rulebook", []):
         raise UsageError("--rulebook: the rules by kind do not show the rulebook; give --by clause")

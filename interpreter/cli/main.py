@@ -178,16 +178,17 @@ def _inspect_commands(sub) -> None:
 
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
              ["cairn rules my-game > rules.md", "cairn rules my-game --variant my-variant --format html -o rules.html",
-              "cairn rules my-game --by clause --format html -o by-clause.html",
+              "cairn rules my-game --by kind --format html -o by-kind.html",
               "cairn rules my-game --by clause --format html --side-by-side --rulebook my-game.en.txt -o side.html"],
              _command("inspect_cmds", "cmd_rules", bounded=True))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
     _variant(p)
     p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or one HTML page")
     p.add_argument("-o", "--output", metavar="FILE", help="write to this file instead of stdout")
-    p.add_argument("--by", choices=["kind", "clause"], default="kind",
-                   help="kind (default): box, structure, procedures, cards; clause: each clause in the rulebook's "
-                        "order with everything that encodes it and its scenarios")
+    p.add_argument("--by", choices=["kind", "clause"], default=None,
+                   help="clause (the default where the game has a clause index): each clause in the rulebook's "
+                        "order with everything that encodes it and its scenarios, then what no clause carries; "
+                        "kind: box, parameters, structure, procedures, cards")
     _rulebook(p, ": --by clause shows each clause's lines and orders the clauses by them")
     p.add_argument("--side-by-side", action="store_true",
                    help="with --by clause --format html: the rulebook's lines on the left, the encoding on the right")
