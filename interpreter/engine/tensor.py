@@ -17,7 +17,7 @@ The layout depends only on the game and the number of players. Pieces, in order:
     result     (1 + n,)        game over, and each seat's payoff
 
 Copies are interchangeable: objects whose properties differ only in id and name (the
-X marks of tic-tac-toe, a deck's identical cards) take their columns in the order of
+X marks of a noughts-and-crosses grid, a deck's identical cards) take their columns in the order of
 where the seat sees them (place, then position), unseen ones last; so two states
 that differ only in which copy is where give the same tensor (the same position reached
 in another order), and nothing hidden decides which column a seen copy takes.

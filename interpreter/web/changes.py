@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..words import plural
+
 from ..engine.view import observe
 from ..terminal.parts import View, _value, place_title
 
@@ -58,9 +60,12 @@ def _moves(g: Any, v: View, ob: dict, oa: dict) -> list[dict]:
         here = wb.get(o)
         if here != there:
             runs.setdefault((label(g, o), here, there), []).append(o)
+    kinds = {obj: kind for obj, kind, _start in g.components}
     for o, here in wb.items():
         if o not in wa:
-            runs.setdefault((label(g, o), here, None), []).append(o)
+            # out of the seat's sight now: told by kind and number only, never by name, so
+            # no page names an object that lies where the seat cannot see
+            runs.setdefault((kinds.get(o, "object"), here, None), []).append(o)
     out = []
     for (name, here, there), objs in runs.items():
         what = name + (f" ×{len(objs)}" if len(objs) > 1 else "")
@@ -68,7 +73,8 @@ def _moves(g: Any, v: View, ob: dict, oa: dict) -> list[dict]:
         if here is None:
             out.append(_change(f"{what} came to {place_name(v, there)}", objs, spaces))
         elif there is None:
-            out.append(_change(f"{what} left {place_name(v, here)}", [], spaces))
+            n = len(objs)
+            out.append(_change(f"{plural(n, name)} left {place_name(v, here)} (out of sight)", [], spaces))
         else:
             out.append(_change(f"{what}: {place_name(v, here)} → {place_name(v, there)}", objs, spaces))
     return out
