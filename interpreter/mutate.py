@@ -80,7 +80,7 @@ def mutants(folder: Path, clause: str | None = None, variants: list[str] = (),
             out.extend(_site_mutants(site))
     if clause is not None:
         out = [m for m in out if clause in m.clauses]
-    return sorted(out, key=lambda m: (m.op == "parameter" and 0 or 1, m.file, m.line, m.column, m.op, m.new))
+    return sorted(out, key=lambda m: (m.op != "parameter", m.file, m.line, m.column))   # stable: made order
 
 
 def _param_mutants(spec: Any) -> Iterator[Mutant]:

@@ -424,8 +424,8 @@ def mutate_text(doc: dict) -> str:
         lines.extend(f"     survived: {change}" for change in row["survived"])
     for row in doc["unreachable_rules"]:
         kept = f"; readings {', '.join(row['readings'])}" if row["readings"] else ""
-        lines.append(f"unreachable: {row['rule']} (clauses {', '.join(row['clauses'])}{kept}): never fired in "
-                     f"{doc['games']} seeded games")
+        lines.append(f"unreachable: {row['rule']} (clauses {', '.join(row['clauses'])}{kept}): dropping it changes "
+                     f"no play in {doc['games']} seeded games")
         lines.extend(f"     {change}" for change in row["changes"])
     sampled = "" if doc["mutants"] == doc["candidates"] else \
         f" (a seeded sample of {doc['candidates']} candidates, seed {doc['seed']})"
