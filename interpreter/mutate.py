@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .diagnostics import DefinitionError
-from .load.citations import cited
+from .load.citations import applies_of, cited
 from .mutate_ops import GUARDS, edits
 from .mutate_sites import EXPR_KEYS, Site, sites
 
@@ -322,16 +322,27 @@ def apply(m: Mutant, folder: Path) -> None:
 @dataclass(frozen=True)
 class Plan:
     """What every mutant's run needs besides the mutant: the seeded games that tell an
-    equivalent survivor (none when games is 0) and the original's digest of them."""
+    equivalent survivor (none when games is 0) and the original's digest of them, by
+    player count (a mutant of a clause about other counts only is played at those:
+    a solo rule never fires in a 3-player game)."""
 
     variants: tuple[str, ...] = ()
     games: int = 20
     seed: int = 0
     players: int | None = None
-    digest: str = ""
+    digests: tuple[tuple[int, str], ...] = ()
 
 
-def verdict(m: Mutant, folder: Path | str, plan: Plan = Plan(games=0)) -> dict:
+def players_for(m: Mutant, clauses: dict[str, dict], default: int) -> int:
+    """Returns the player count of a mutant's seeded games: the default, unless every
+    clause it carries applies to other counts only (then the least of those)."""
+    counts = [applies_of(clauses[c])[0] for c in m.clauses if c in clauses]
+    if counts and all(counts) and not any(default in c for c in counts):
+        return min(n for c in counts for n in c)
+    return default
+
+
+def verdict(m: Mutant, folder: Path | str, plan: Plan = Plan(games=0), players: int | None = None) -> dict:
     """Runs one mutant in its own copy of the folder; returns {change, op, rule, clauses,
     verdict, killed_by, scenarios}: killed, invalid, survived, equivalent or unreachable."""
     from .mutate_play import play_digest
@@ -349,9 +360,10 @@ def verdict(m: Mutant, folder: Path | str, plan: Plan = Plan(games=0)) -> dict:
         out.update(killed_by=killed_by, scenarios=ran)
         if killed_by:
             return {**out, "verdict": "killed"}
-        if plan.games and plan.digest:
+        original = dict(plan.digests).get(players)
+        if plan.games and original:
             try:
-                same = play_digest(copy, list(plan.variants), plan.games, plan.seed, plan.players) == plan.digest
+                same = play_digest(copy, list(plan.variants), plan.games, plan.seed, players) == original
             except DefinitionError:
                 same = False
             if same:
@@ -390,18 +402,24 @@ def run(folder: Path, chosen: list[Mutant], jobs: int = 2, plan: Plan = Plan(gam
         scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> list[dict]:
     """Returns the verdict of every mutant, in their order: in `jobs` processes here, or
     on the dask scheduler at `scheduler` (whose workers must see `folder` at the same path)."""
+    from .load.build import load_game
+    from .mutate_play import default_players, play_digest
     from .scale import map_batches
-    if plan.games and not plan.digest:
-        from .mutate_play import play_digest
-        plan = Plan(plan.variants, plan.games, plan.seed, plan.players,
-                    play_digest(folder, list(plan.variants), plan.games, plan.seed, plan.players))
+    g = load_game(folder, list(plan.variants))
+    default = plan.players or default_players(g.min_players, g.max_players)
+    counts = [players_for(m, g.clauses, default) if plan.players is None else default for m in chosen]
+    if plan.games:
+        known = dict(plan.digests)
+        for n in sorted(set(counts) - set(known)):
+            known[n] = play_digest(folder, list(plan.variants), plan.games, plan.seed, n)
+        plan = Plan(plan.variants, plan.games, plan.seed, plan.players, tuple(sorted(known.items())))
     done = [0]
 
     def tick(_v: dict) -> None:
         done[0] += 1
         if progress is not None:
             progress(done[0])
-    return map_batches(verdict, [(m, str(folder), plan) for m in chosen], workers=jobs,
+    return map_batches(verdict, [(m, str(folder), plan, n) for m, n in zip(chosen, counts)], workers=jobs,
                        scheduler=scheduler, on_done=tick)
 
 

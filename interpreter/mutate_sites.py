@@ -23,6 +23,7 @@ REMOVABLE = {"abilities": "ability", "steps": "step"}
 FILES = ("game.yaml", "components.yaml", "cards.yaml", "board.yaml")
 _SKIP = frozenset({"params", "clauses", "readings", "provenance", "text", "doc", "vars", "terminal"})
 _IDS = ("id", "step", "phase", "turn", "round")
+_SECTIONS = {"procedures": "procedure", "functions": "function", "quantities": "quantity"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,8 +63,8 @@ def _owner(node: dict, path: tuple, owner: str) -> str:
     for k in _IDS:
         if isinstance(node.get(k), str):
             return f"{k if k != 'id' else ''} {node[k]}".strip()
-    if len(path) >= 2 and path[-2] in ("procedures", "functions", "quantities"):
-        return f"{path[-2][:-1]} {path[-1]}"
+    if len(path) >= 2 and path[-2] in _SECTIONS:
+        return f"{_SECTIONS[path[-2]]} {path[-1]}"
     if path and path[-1] == "defaults":
         return f"group {path[-2]} defaults" if len(path) >= 2 else "defaults"
     if path and path[0] == "scoring":

@@ -150,3 +150,13 @@ def test_limits_and_scheduler_are_checked(capsys):
     assert run(capsys, "mutate", "tic-tac-toe", "--limit", "0")[0] == 2
     rc, _out, err = run(capsys, "mutate", "tic-tac-toe", "--scheduler", "nowhere")
     assert rc == 2 and "--scheduler" in err
+
+
+def test_a_mutant_of_a_solo_clause_is_played_solo():
+    from interpreter.mutate import players_for
+    clauses = {"solo": {"applies": {"players": [1]}}, "any": {}, "two": {"applies": {"players": [2, 4]}}}
+    m = Mutant("x", "game.yaml", 1, 1, "1", "2", ("solo",))
+    assert players_for(m, clauses, 3) == 1
+    assert players_for(Mutant("x", "game.yaml", 1, 1, "1", "2", ("solo", "any")), clauses, 3) == 3
+    assert players_for(Mutant("x", "game.yaml", 1, 1, "1", "2", ("two",)), clauses, 3) == 2
+    assert players_for(Mutant("x", "game.yaml", 1, 1, "1", "2", ("two",)), clauses, 4) == 4
