@@ -73,7 +73,7 @@ def mutants(folder: Path, clause: str | None = None, variants: list[str] = (),
     the order of the files, unchecked (check() confirms each lands where it says)."""
     from .diff import load_spec
     spec = load_spec(folder, list(variants))
-    out = list(_param_mutants(spec))
+    out = list(_param_mutants(spec, folder))
     if not params_only:
         overlays = [path for vid, (_l, path) in spec.variants.items() if vid in variants]
         for site in sites(folder, overlays):
@@ -83,10 +83,18 @@ def mutants(folder: Path, clause: str | None = None, variants: list[str] = (),
     return sorted(out, key=lambda m: (m.op != "parameter", m.file, m.line, m.column))   # stable: made order
 
 
-def _param_mutants(spec: Any) -> Iterator[Mutant]:
+def _relative(folder: Path, shown: str) -> str:
+    """Returns the file a spec entry was read from, relative to the game folder (the base
+    game's parameters are in game.yaml, a variant's in variants/)."""
+    name = Path(shown).name
+    return name if Path(shown).parent.name != "variants" or not (folder / "variants" / name).is_file() \
+        else f"variants/{name}"
+
+
+def _param_mutants(spec: Any, folder: Path) -> Iterator[Mutant]:
     for name, (entry, src) in spec.sections["params"].items():
         ids = tuple(cited(entry.get("rule")))
-        rel = Path(src.loaded.file).name          # the base game's parameters are in game.yaml
+        rel = _relative(folder, src.loaded.file)
         values = [((), entry["value"])] if "value" in entry else \
             [(("by_players", k), v) for k, v in entry.get("by_players", {}).items()]
         for sub, value in values:

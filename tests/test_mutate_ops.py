@@ -112,3 +112,14 @@ def test_a_limit_is_a_seeded_sample_in_file_order():
     available = {c: sum(c in m.clauses for m in found) for c in counts}
     assert all(counts[c] >= min(2, available[c]) for c in counts)        # each clause has its 2 (or all)
     assert available["turn-order"] == 1 and len(each) <= 2 * len(counts)
+
+
+def test_a_variant_s_overlay_is_mutated_where_it_is_written():
+    stonefire = ROOT / "definitions" / "stonefire"
+    base = mutants(stonefire)
+    found = mutants(stonefire, variants=["riverfolk"])
+    assert not any(m.file.startswith("variants/") for m in base)
+    mine = [m for m in found if m.file == "variants/riverfolk.yaml"]
+    assert "variants/riverfolk.yaml:23: hand_size 6 -> 7" in [m.change for m in mine]
+    assert {m.op for m in mine} >= {"parameter", "statement", "condition"}
+    assert all(_Checker(stonefire).lands(m) for m in mine)
