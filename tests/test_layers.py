@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("seats", ("interpreter.agents",)),
     ("runs", ("interpreter.batch", "interpreter.coverage", "interpreter.coverage_html",
               "interpreter.balance", "interpreter.adapters", "interpreter.results", "interpreter.coverage_play",
-              "interpreter.mutate")),
+              "interpreter.mutate", "interpreter.mutate_ops", "interpreter.mutate_play", "interpreter.mutate_sites")),
     ("front ends", ("interpreter.terminal", "interpreter.draw", "interpreter.web")),
     ("cli", ("interpreter.cli", "interpreter.__main__")),
 )

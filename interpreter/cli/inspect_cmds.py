@@ -397,32 +397,68 @@ def _anchor_text(anchors: list[dict]) -> str:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-    from ..mutate import by_clause, run
+    from ..mutate import Plan, by_clause, choose, mutants, run, score, unreachable
+    from ..scale import ScaleError, backend
     folder = game_folder(args.game)
-    g = load_game(folder, [])                  # it must compile first
+    g = load_game(folder, list(args.variant))                  # it must compile first
     if args.clause is not None and args.clause not in g.clauses:
         from ..diagnostics import suggest
         raise UsageError(f"--clause {args.clause}: no such clause in {g.id}'s rules.yaml" + suggest(args.clause, g.clauses))
     if not 1 <= args.jobs <= 64:
         raise UsageError(f"--jobs {args.jobs}: give 1 to 64 processes")
-    verdicts = run(folder, args.clause, args.jobs)
-    if not verdicts:
-        raise UsageError(f"{args.game}: no number or flag parameter to mutate"
-                         + (f" cites clause {args.clause}" if args.clause else ""))
-    clauses = by_clause(verdicts)
-    killed = sum(1 for v in verdicts if v["verdict"] != "survived")
-    score = round(100.0 * killed / len(verdicts), 1)
+    for flag, value in (("--limit", args.limit), ("--per-clause", args.per_clause)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} {value}: give at least 1")
+    if not 0 <= args.games <= 10_000:
+        raise UsageError(f"--games {args.games}: give 0 to 10000")
+    if args.players is not None and not g.min_players <= args.players <= g.max_players:
+        raise UsageError(f"--players {args.players}: {g.id} takes {g.min_players} to {g.max_players}")
+    try:
+        backend(args.jobs, args.scheduler)
+    except ScaleError as err:
+        raise UsageError(f"--scheduler: {err}") from None
+    found = mutants(folder, args.clause, list(args.variant), params_only=args.params_only)
+    chosen, candidates = choose(found, folder, args.limit, args.per_clause, args.seed)
+    if not chosen:
+        raise UsageError(f"{args.game}: no rule to mutate" + (f" cites clause {args.clause}" if args.clause else ""))
+    plan = Plan(tuple(args.variant), args.games, args.seed, args.players)
+    try:
+        verdicts = run(folder, chosen, args.jobs, plan, args.scheduler)
+    except ScaleError as err:
+        raise UsageError(f"--scheduler: {err}") from None
+    totals = score(verdicts)
+    doc = {"game": g.id, "variants": list(args.variant), "candidates": candidates, "seed": args.seed,
+           "games": args.games, **totals, "verdicts": verdicts, "clauses": by_clause(verdicts),
+           "unreachable_rules": unreachable(verdicts, g.readings)}
     if args.json:
-        print(json.dumps({"game": args.game, "mutants": len(verdicts), "killed": killed, "score": score,
-                          "verdicts": verdicts, "clauses": clauses}, indent=1, ensure_ascii=False))
+        print(json.dumps(doc, indent=1, ensure_ascii=False))
         return 0
-    for cid, row in clauses.items():
-        print(f"{'ok ' if not row['survived'] else '-- '}{cid:28} mutants {row['mutants']:2}  killed {row['killed']:2}"
-              + (f"  invalid {row['invalid']}" if row["invalid"] else "") + f"  survived {len(row['survived'])}")
-        for change in row["survived"]:
-            print(f"     survived: {change}")
-    print(f"{killed} of {len(verdicts)} parameter mutants killed or invalid ({score}%)")
+    print(mutate_text(doc))
     return 0
+
+
+def mutate_text(doc: dict) -> str:
+    """Returns `cairn mutate`'s report: a line a clause, its survivors, the rules that never
+    fired, and the score."""
+    lines = []
+    for cid, row in doc["clauses"].items():
+        extra = "".join(f"  {k} {row[k]}" for k in ("invalid", "equivalent", "unreachable") if row[k])
+        lines.append(f"{'ok ' if not row['survived'] else '-- '}{cid:28} mutants {row['mutants']:2}  "
+                     f"killed {row['killed']:2}{extra}  survived {len(row['survived'])}")
+        lines.extend(f"     survived: {change}" for change in row["survived"])
+    for row in doc["unreachable_rules"]:
+        kept = f"; readings {', '.join(row['readings'])}" if row["readings"] else ""
+        lines.append(f"unreachable: {row['rule']} (clauses {', '.join(row['clauses'])}{kept}): dropping it changes "
+                     f"no play in {doc['games']} seeded games")
+        lines.extend(f"     {change}" for change in row["changes"])
+    sampled = "" if doc["mutants"] == doc["candidates"] else \
+        f" (a seeded sample of {doc['candidates']} candidates, seed {doc['seed']})"
+    same = f"same play over {doc['games']} seeded games"
+    lines.append(f"{doc['mutants']} mutants{sampled}: {doc['killed']} killed, {doc['survived']} survived, "
+                 f"{doc['invalid']} invalid, {doc['equivalent']} equivalent ({same}), {doc['unreachable']} unreachable")
+    lines.append("score: " + (f"{doc['score']}%" if doc["score"] is not None else "n/a")
+                 + f" ({doc['killed']} killed of {doc['counted']}: made less invalid, equivalent and unreachable)")
+    return "\n".join(lines)
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -168,12 +168,24 @@ def _inspect_commands(sub) -> None:
     _rulebook(p)
     _json(p)
 
-    p = _sub(sub, "mutate", "change each parameter (one more, one less, flipped) and see whether a scenario fails",
-             ["cairn mutate my-game", "cairn mutate my-game --clause my-clause --json"],
+    p = _sub(sub, "mutate", "change the rules one small mistake at a time and see whether a scenario fails",
+             ["cairn mutate my-game", "cairn mutate my-game --clause my-clause --json",
+              "cairn mutate my-game --limit 300 --jobs 2", "cairn mutate my-game --params-only"],
              _command("inspect_cmds", "cmd_mutate"))
     p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder with scenarios")
-    p.add_argument("--clause", metavar="ID", help="only the parameters citing this clause")
+    p.add_argument("--clause", metavar="ID", help="only the rules citing this clause")
+    _variant(p, " (its overlay's rules are mutated too; the seeded games play it)")
+    p.add_argument("--limit", type=int, metavar="N", help="at most N mutants, chosen by a seeded shuffle (default: all)")
+    p.add_argument("--per-clause", type=int, metavar="N", help="at most N mutants carrying each clause (seeded shuffle)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the shuffle and of the games (default 0)")
+    p.add_argument("--games", type=int, default=20, metavar="N",
+                   help="seeded random games that tell a survivor playing like the original (default 20; 0: none)")
+    p.add_argument("--players", type=int, metavar="N", help="players in those games (default 3, or the nearest allowed)")
+    p.add_argument("--params-only", action="store_true", help="only the parameters (one more, one less, flipped)")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="mutants run at once, each in its own process (default 2)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the mutants on dask: tcp://HOST:8786 (its workers must see the game folder at the "
+                        "same path), or 'local' for a local dask cluster of --jobs processes")
     _json(p)
 
     p = _sub(sub, "rules", "the rules rendered from the data, to read beside the rulebook",
