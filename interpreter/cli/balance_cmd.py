@@ -92,7 +92,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
                        render_compare(shift, [s["name"] for s in base["seats"]])] if other else []))
     if args.html:
         try:
-            page = html_report.write(Path(args.html), base, out[1] if other else None, shift)
+            page = html_report.write(Path(args.html), base, out[1] if other else None, shift, _command_line())
         except html_report.NoPlots as err:
             raise UsageError(str(err)) from None
         # The page's data beside it, to diff two runs or read the full object table.
@@ -101,6 +101,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
         print(f"report written to {page} (with report.json and report.txt)", file=sys.stderr)
     print(json.dumps(data, ensure_ascii=False) if args.json else text)
     return 0
+
+
+def _command_line() -> str:
+    """Returns the command as typed, for the page to say how it was made."""
+    return " ".join(["cairn", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith(("cairn", "__main__.py")) else ""
 
 
 def _subjects(chosen: list[str] | None, game: CompiledGame, records: list[dict], extras: list[dict], top: int,
