@@ -28,6 +28,11 @@ def _plt() -> Any:
     return plt
 
 
+def plotting() -> None:
+    """Raises NoPlots when matplotlib is missing (checked before any game is played)."""
+    _plt()
+
+
 def _e(x: Any) -> str:
     return html.escape(str(x))
 

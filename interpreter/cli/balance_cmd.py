@@ -52,8 +52,8 @@ def _cards(args: argparse.Namespace, games: list[CompiledGame]) -> list[str] | N
     return names
 
 
-def cmd_balance(args: argparse.Namespace) -> int:
-    g = load(args.game, args.variant)
+def _check(args: argparse.Namespace, g: CompiledGame) -> tuple[list[str], int]:
+    """Returns (bots, players) once every option is usable; raises a usage error first."""
     # Seats are compared, so two players by default where the game allows it.
     seats, n = bot_seats(args.seats or DEFAULT_BOT, args.players, max(g.min_players, min(2, g.max_players)))
     check_players(g, n)
@@ -63,13 +63,23 @@ def cmd_balance(args: argparse.Namespace) -> int:
                          "paired with the unrestricted games of the same seeds)")
     for s in seats:
         check_bot(s)
+    if args.html:
+        try:
+            html_report.plotting()          # before the games, not after them
+        except html_report.NoPlots as err:
+            raise UsageError(str(err)) from None
+    return seats, n
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    g = load(args.game, args.variant)
+    seats, n = _check(args, g)
     other = load(args.game, args.variant + args.compare) if args.compare else None   # checked before any game
     chosen = _cards(args, [g] + ([other] if other else []))
     folder = str(game_folder(args.game))
-    keep(folder, tuple(args.variant), g)   # compiled once here; forked workers inherit it
-    if other:
-        keep(folder, tuple(args.variant + args.compare), other)
     batches = [(tuple(args.variant), g)] + ([(tuple(args.variant + args.compare), other)] if other else [])
+    for variants, game in batches:
+        keep(folder, variants, game)       # compiled once here; forked workers inherit it
     show = colour_ok() and not args.quiet
     out, kept = [], []
     try:
@@ -85,22 +95,25 @@ def cmd_balance(args: argparse.Namespace) -> int:
     except (ScaleError, WorkerMismatch) as err:
         print(f"cairn: {err}", file=sys.stderr)
         return 1
-    base = out[0]
-    shift = compare(base, out[1], kept[0], kept[1], defs(g)) if other else None
-    data = {"base": base, **({"variant": out[1], "shift": shift} if other else {})}
-    text = "\n\n".join([render(base), render_cards(base)] + ([render(out[1]), render_cards(out[1]),
-                       render_compare(shift, [s["name"] for s in base["seats"]])] if other else []))
+    shift = compare(out[0], out[1], kept[0], kept[1], defs(g)) if other else None
+    _output(args, out[0], out[1] if other else None, shift)
+    return 0
+
+
+def _output(args: argparse.Namespace, base: dict, other: dict | None, shift: dict | None) -> None:
+    """Prints the report (text or JSON) and writes the HTML page with its data beside it."""
+    data = {"base": base, **({"variant": other, "shift": shift} if other else {})}
+    parts = [render(base), render_cards(base)]
+    if other is not None and shift is not None:
+        parts += [render(other), render_cards(other), render_compare(shift, [s["name"] for s in base["seats"]])]
+    text = "\n\n".join(parts)
     if args.html:
-        try:
-            page = html_report.write(Path(args.html), base, out[1] if other else None, shift, _command_line())
-        except html_report.NoPlots as err:
-            raise UsageError(str(err)) from None
+        page = html_report.write(Path(args.html), base, other, shift, _command_line())
         # The page's data beside it, to diff two runs or read the full object table.
         (page.parent / "report.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), "utf-8")
         (page.parent / "report.txt").write_text(text + "\n", "utf-8")
         print(f"report written to {page} (with report.json and report.txt)", file=sys.stderr)
     print(json.dumps(data, ensure_ascii=False) if args.json else text)
-    return 0
 
 
 def _command_line() -> str:
