@@ -100,10 +100,12 @@ def render_cards(rep: dict[str, Any]) -> str:
              f"{_pct(c['free']).strip()} of them). Effect = the seat's win share minus its share in the paired game, "
              "in points, 95% interval; * = the interval excludes 0; strongest first:"]
     for r in c["rows"]:
+        name = r["name"] if "#" not in r["subject"] else f"{r['name']} ({r['subject']})"
+        name = name if len(name) <= 34 else name[:33] + "…"
         if r["bitten"] == 0:
-            lines.append(f"  {r['name'][:34]:34} never a choice in {r['games']} games: no effect measurable")
+            lines.append(f"  {name:34} never a choice in {r['games']} games: no effect measurable")
             continue
-        lines.append(f"  {r['name'][:34]:34} {_shift(r['effect'], True):28} win {_pct(r['win'])}  "
+        lines.append(f"  {name:34} {_shift(r['effect'], True):28} win {_pct(r['win'])}  "
                      f"restriction bit in {r['bitten']} games ({r['bites']['mean']:.1f} decisions a game)")
     return "\n".join(lines)
 

@@ -80,12 +80,13 @@ def render(d: dict[str, Any]) -> str:
              f"{d['games']} games a value (seed {d['seed']}, the same seeds for every value), seats "
              f"{','.join(d['seats_spec'])} rotated; 95% intervals"]
     head = [f"{d['param']:>12}"] + [f"{s['name'] + ' wins':>22}" for s in rows[0]["seats"]] + \
-        [f"{'turn 1 wins':>22}", f"{'turns':>20}", f"{'draws':>6}", f"{'lead changes':>20}"]
+        [f"{'turn 1 wins':>22}", f"{'turns':>20}", f"{'draws':>6}", f"{'lead changes':>20}", "finished"]
     lines.append("  ".join(head))
     for r in rows:
         cells = [f"{json.dumps(r['value']):>12}"] + [f"{_pct(s['win']):>22}" for s in r["seats"]] + \
             [f"{_pct(r['by_turn_order'][0]['win']):>22}", f"{_mean(r['turns'], '.1f'):>20}",
-             f"{100 * (r['draws']['rate'] or 0):5.1f}%", f"{_mean(r['lead_changes'], '.1f') if r['readable'] else '-':>20}"]
+             f"{100 * (r['draws']['rate'] or 0):5.1f}%", f"{_mean(r['lead_changes'], '.1f') if r['readable'] else '-':>20}",
+             f"{r['finished']}/{r['games']}"]
         lines.append("  ".join(cells))
     bots = sorted({b for r in rows for b in r["bots"]})
     if len(bots) > 1:
