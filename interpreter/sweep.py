@@ -23,7 +23,7 @@ from typing import Any, Callable
 from .balance import metrics, report
 from .balance.play import play_span
 from .balance.run import split
-from .batch import WorkerMismatch, compiled, keep
+from .batch import WorkerMismatch, batch_size, compiled, keep
 from .engine.game import CompiledGame
 from .records import digest, is_builtin
 from .scale import map_batches
@@ -132,7 +132,7 @@ def play_value(spec: str, variants: tuple[str, ...], name: str, value: Any, play
     keep(where, (*variants, overlay_file(text)), g)
 
     def spans(there: int) -> list[tuple]:
-        chunk = max(1, min(50, games // (max(1, there) * 16) or 1))
+        chunk = batch_size(games, there)
         return [(where, tuple(variants), text, name, value, players, master, s, min(s + chunk, games), list(agents))
                 for s in range(0, games, chunk)]
     done = 0

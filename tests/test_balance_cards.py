@@ -93,6 +93,15 @@ def test_a_game_the_restriction_never_bites_is_the_same_game():
     assert bit["agents"] == ["greedy[always fisher]", "greedy"]
 
 
+def test_paired_effect_interval_never_claims_certainty_from_no_change():
+    from interpreter.balance.cards import paired_effect
+    e = paired_effect([0.0, 1.0, -1.0, 1.0, 0.0, 0.0])
+    assert e["diff"] == round(1 / 6, 4) and e["low"] < e["diff"] < e["high"]
+    none_changed = paired_effect([0.0] * 10)           # the normal interval would be [0, 0]
+    assert none_changed["diff"] == 0.0 and none_changed["high"] == -none_changed["low"] > 0.25
+    assert paired_effect([])["diff"] is None
+
+
 def test_compare_ranks_the_expansions_new_cards_with_intervals(capsys):
     out = _json(capsys, ["balance", "stonefire", "--games", "6", "--compare", "riverfolk", "--top", "0",
                          "--json", "--quiet"])

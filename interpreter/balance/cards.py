@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..engine.game import CompiledGame
 from .names import known_subjects, label
 from .play import play_games, restricted_name
-from .stats import mean_ci, rate, share
+from .stats import mean_ci, rate, share, wilson
 
 
 def most_played(records: list[dict], top: int, among: set[str]) -> list[str]:
@@ -36,6 +36,20 @@ def most_played(records: list[dict], top: int, among: set[str]) -> list[str]:
 def new_subjects(base: CompiledGame, variant: CompiledGame) -> list[str]:
     """Returns the cards and named powers a variant adds, sorted."""
     return sorted(known_subjects(variant) - known_subjects(base))
+
+
+def paired_effect(diffs: list[float]) -> dict[str, float | None]:
+    """Returns the mean paired difference with its 95% interval: the normal one, except
+    where no game's outcome changed (every difference 0, so no spread to measure): then
+    |effect| <= the chance a game's outcome changes, whose Wilson upper bound for 0 of n
+    (about 3.8/n) bounds the interval."""
+    m = mean_ci(diffs)
+    if m["n"] == 0:
+        return {"diff": None, "low": None, "high": None}
+    if any(diffs):
+        return {"diff": m["mean"], "low": m["low"], "high": m["high"]}
+    bound = round(wilson(0, len(diffs))[1], 4)
+    return {"diff": 0.0, "low": -bound, "high": bound}
 
 
 def free_shares(records: list[dict]) -> list[float]:
@@ -60,12 +74,12 @@ def restricted_play(spec: str, variants: tuple[str, ...], game: CompiledGame, pl
                              progress=(lambda d, k=k: progress(k * games + d)) if progress else None)
         who = restricted_name(seats[0], restrict)
         mine = [share(r, r["agents"].index(who)) for r in records]
-        diffs = mean_ci([a - b for a, b in zip(mine, free)])
         bites = [float(r.get("bites", 0)) for r in records]
         rows.append({"subject": subject, "name": label(game, subject), "mode": mode, "games": games,
                      "played": plays.get(subject, 0), "win": rate(sum(mine), games),
                      "free": rate(sum(free), games),
-                     "effect": {"diff": diffs["mean"], "low": diffs["low"], "high": diffs["high"]},
+                     "effect": paired_effect([a - b for a, b in zip(mine, free)]),
+                     "changed": sum(1 for a, b in zip(mine, free) if a != b),
                      "bites": mean_ci(bites), "bitten": sum(1 for b in bites if b > 0)})
     sign = 1 if mode == "never" else -1
     rows.sort(key=lambda r: (r["bitten"] == 0, sign * (r["effect"]["diff"] or 0), r["subject"]))

@@ -200,15 +200,19 @@ def _cards(rep: dict[str, Any], f: Figures) -> list[str]:
                f"{' when it can' if c['mode'] == 'always' else ''}; the other seats play freely. Each game is paired "
                f"with the unrestricted game of the same seed (that seat won {_pct(c['free'])} {_ci(c['free'])} of them); "
                "the effect is the seat's win share minus its share in the paired game, in points, with its 95% "
-               "interval. Strongest first. A game where the restriction never bites is the same game.</p>")
+               "interval (where no outcome changed, the interval is the most a change could be: Wilson's bound "
+               "for 0 changes in that many games). Strongest first. A game where the restriction never bites "
+               "is the same game.</p>")
     rows = []
     for r in c["rows"]:
         e = r["effect"]
         sure = "yes" if e["low"] is not None and not e["low"] <= 0 <= e["high"] else ""
         rows.append([r["name"], r["subject"], f"{100 * (e['diff'] or 0):+.1f}", _ci(e, 100, "+.1f"), sure,
-                     f"{_pct(r['win'])} {_ci(r['win'])}", f"{r['bitten']} / {r['games']}", str(r["played"])])
+                     f"{_pct(r['win'])} {_ci(r['win'])}", f"{r['bitten']} / {r['games']}",
+                     str(r.get("changed", "-")), str(r["played"])])
     out.append(_table(["card or power", "id", "effect (points)", "95% interval", "interval excludes 0",
-                       "restricted seat's win rate", "games it bit", "chosen in the free games"], rows, "cards"))
+                       "restricted seat's win rate", "games it bit", "outcomes it changed", "chosen in the free games"],
+                      rows, "cards"))
     measured = [r for r in c["rows"] if r["bitten"]]
     if measured:
         tag = " + ".join(rep["variants"]) or "base game"

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from ..agents import make_agents, rotated
-from ..batch import WorkerMismatch, compiled, keep
+from ..batch import WorkerMismatch, batch_size, compiled, keep
 from ..bots.rating import ratings
 from ..engine import rng
 from ..engine.game import CompiledGame
@@ -98,7 +98,7 @@ def play_games(spec: str, variants: tuple[str, ...], players: int, games: int, m
     keep(where, variants, g)
 
     def spans(there: int) -> list[tuple]:
-        chunk = max(1, min(50, games // (max(1, there) * 16) or 1))
+        chunk = batch_size(games, there)
         return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents), restrict, trace)
                 for s in range(0, games, chunk)]
     done = 0

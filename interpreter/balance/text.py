@@ -106,7 +106,8 @@ def render_cards(rep: dict[str, Any]) -> str:
             lines.append(f"  {name:34} never a choice in {r['games']} games: no effect measurable")
             continue
         lines.append(f"  {name:34} {_shift(r['effect'], True):28} win {_pct(r['win'])}  "
-                     f"restriction bit in {r['bitten']} games ({r['bites']['mean']:.1f} decisions a game)")
+                     f"bit in {r['bitten']} games ({r['bites']['mean']:.1f} decisions a game), "
+                     f"changed the outcome of {r.get('changed', '?')}")
     return "\n".join(lines)
 
 
