@@ -69,7 +69,7 @@ def test_holdings_read_owned_places_and_owners():
 def test_compare_a_variant_and_write_html(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     out = _json(capsys, ["balance", "stonefire", "--games", "10", "--compare", "riverfolk", "--json", "--quiet",
-                         "--html", str(tmp_path / "rep")])
+                         "--top", "1", "--card-games", "3", "--html", str(tmp_path / "rep")])
     shift = out["shift"]
     assert shift["variant"] == ["riverfolk"] and len(shift["seats"]) == 2
     for s in shift["seats"]:
@@ -96,14 +96,14 @@ def test_balance_usage_errors(capsys):
 def test_report_is_the_same_on_two_workers_and_holdings_match_a_replay(capsys):
     """What seats hold is worked out where the games are played: the report must not
     depend on the number of workers, and must equal what replaying the records gives."""
-    argv = ["balance", "stonefire", "--games", "6", "--seed", "5", "--json", "--quiet"]
+    argv = ["balance", "stonefire", "--games", "6", "--seed", "5", "--json", "--quiet", "--top", "1"]
     one = _json(capsys, argv)["base"]
     two = _json(capsys, argv + ["--workers", "2"])["base"]
     assert one == two
     from interpreter.balance import report
     from interpreter.balance.run import batch_report
     from interpreter.cli.common import game_folder
-    rep, records = batch_report(str(game_folder("stonefire")), (), 2, 6, 5, ["random"])
+    rep, records, _extras = batch_report(str(game_folder("stonefire")), (), 2, 6, 5, ["greedy"])
     assert all("final" not in r for r in records)
     g = load_game("stonefire")
     replayed = []

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                   "interpreter.rulesdoc_clauses", "interpreter.anchors", "interpreter.anchors_text")),
     ("bots", ("interpreter.bots",)),
     ("seats", ("interpreter.agents",)),
-    ("runs", ("interpreter.batch", "interpreter.coverage", "interpreter.coverage_html",
+    ("runs", ("interpreter.batch", "interpreter.sweep", "interpreter.coverage", "interpreter.coverage_html",
               "interpreter.balance", "interpreter.adapters", "interpreter.results", "interpreter.coverage_play",
               "interpreter.mutate", "interpreter.mutate_ops", "interpreter.mutate_play", "interpreter.mutate_sites")),
     ("front ends", ("interpreter.terminal", "interpreter.draw", "interpreter.web")),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.game import CompiledGame
+from .names import label
 from .stats import mean_ci, rate, share
 
 MIN_HELD = 5        # seat-games an object must be held in to be rated at all
@@ -54,6 +55,9 @@ def build(game: CompiledGame, records: list[dict], held: list[list[set[str]]]) -
         for p in range(n):
             bots.setdefault(names[min(p, len(names) - 1)], []).append(share(r, p))
     all_scores = [float(s) for r in finished for s in r["result"]["scores"]]
+    rows = objects(records, held)
+    for row in rows:
+        row["name"] = label(game, row["object"])
     return {
         "game": game.id, "variants": list(game.variants), "players": n, "games": games,
         "finished": len(finished), "baseline": round(1 / n, 4),
@@ -65,7 +69,8 @@ def build(game: CompiledGame, records: list[dict], held: list[list[set[str]]]) -
                   "values": [r["turns"] for r in records]},
         "decisions": {**mean_ci([len(r["actions"]) for r in records]),
                       **_spread([len(r["actions"]) for r in records])},
-        "objects": objects(records, held),
+        "objects": rows,
+        "flagged": sum(1 for row in rows if row["flag"]),
     }
 
 

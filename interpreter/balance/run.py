@@ -1,27 +1,37 @@
-"""Runs the games of a balance report (through batch.simulate, seats rotated game by game
-so every seat position gets every bot equally) and compares a base game with a variant."""
+"""Runs the games of a balance report (play.py: seats rotated game by game so every seat
+position gets every bot equally) and compares a base game with a variant."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..batch import compiled, simulate
+from ..batch import compiled
 from ..engine.game import CompiledGame
 from ..records import digest
-from . import report
+from . import metrics, report
+from .play import play_games
 from .stats import diff_means, diff_rates, share
+
+EXTRAS = ("final", "order", "plays", "metrics", "bites")
+
+
+def split(records: list[dict]) -> list[dict]:
+    """Takes the report's extras out of each record (so records are what simulate writes,
+    and store as they do); returns them, one dict a game."""
+    return [{k: r.pop(k) for k in EXTRAS if k in r} for r in records]
 
 
 def batch_report(folder: str, variants: tuple[str, ...], players: int, games: int, seed: int,
                  seats: list[str], workers: int = 1, scheduler: str | None = None,
-                 progress: Callable[[int], None] | None = None) -> tuple[dict[str, Any], list[dict]]:
-    """Returns (report, records) for one game with some variants."""
+                 progress: Callable[[int], None] | None = None) -> tuple[dict[str, Any], list[dict], list[dict]]:
+    """Returns (report, records, extras) for one game with some variants."""
     g = compiled(folder, variants)
-    records = simulate(folder, variants, players, games, seed, seats, workers=workers, progress=progress,
-                       scheduler=scheduler, rotate=True, final=report.holdings)
-    held = [r.pop("final") for r in records]    # worked out where each game was played
-    rep = report.build(g, records, held)
+    records = play_games(folder, variants, players, games, seed, seats, workers=workers, scheduler=scheduler,
+                         progress=progress)
+    extras = split(records)
+    rep = report.build(g, records, [e["final"] for e in extras])
+    rep["flow"] = metrics.summary([{**r, **e} for r, e in zip(records, extras)])
     rep.update({"seed": seed, "seats_spec": seats, "heuristic": bool(g.heuristic), "digest": digest(records)})
-    return rep, records
+    return rep, records, extras
 
 
 def defs(game: CompiledGame) -> set[str]:

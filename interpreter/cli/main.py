@@ -1,4 +1,4 @@
-"""The `cairn` command: list, validate, anchors, manifest, lint, diff, scenarios, migrate, new-expansion, play, resume, simulate, balance, replay, draw, serve.
+"""The `cairn` command: list, validate, anchors, manifest, lint, diff, scenarios, migrate, new-expansion, play, resume, simulate, balance, sweep, replay, draw, serve.
 
 Results go to stdout, progress and diagnostics to stderr; `--json` prints one JSON
 document and nothing else. Exit status: 0 ok, 1 failure (invalid definitions, a failing
@@ -235,7 +235,7 @@ def _inspect_commands(sub) -> None:
 
 
 def _play_commands(sub) -> None:
-    """Commands that play games: play, resume, simulate, balance, replay."""
+    """Commands that play games: play, resume, simulate, balance, sweep, replay."""
     p = _sub(sub, "play", "play in the terminal; bots fill the other seats",
              ["cairn play my-game --players 3", "cairn play my-game --seats random,random --seed 4 --record g.json"],
              _command("play_cmds", "cmd_play"))
@@ -292,12 +292,40 @@ def _play_commands(sub) -> None:
     p.add_argument("--compare", action="append", default=[], metavar="V",
                    help="also play with this variant or expansion added and report what it shifts (repeatable)")
     p.add_argument("--seats", metavar="LIST",
-                   help="a bot per seat, comma separated, or one bot for every seat, rotated game by game (default random), "
+                   help="a bot per seat, comma separated, or one bot for every seat, rotated game by game (default greedy), "
                         "e.g. --seats mcts:100,greedy,random")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes to play in (default 1)")
     p.add_argument("--scheduler", metavar="ADDR", help="hand the games to a dask scheduler at this address")
     p.add_argument("--html", metavar="DIR", help="also write index.html and its PNG plots into this folder "
                    "(needs matplotlib: pip install 'cairn[balance]')")
+    p.add_argument("--cards", metavar="LIST", help="restricted play on these cards or named powers only, comma "
+                   "separated ids (a power: its key, e.g. ranknok#0); default: the --top most played, and with "
+                   "--compare every card and power the variant adds")
+    p.add_argument("--top", type=int, default=5, metavar="N",
+                   help="restricted play on the N cards or powers chosen most often in the base games (default 5; 0: none)")
+    p.add_argument("--restrict", choices=["never", "always"], default="never",
+                   help="the restricted seat never chooses an option naming the card (default), or always does when it can")
+    p.add_argument("--card-games", type=int, metavar="K", help="games of restricted play per card (default: --games)")
+    _store(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _json(p)
+
+    p = _sub(sub, "sweep", "one parameter over a range of values: win rates by seat and bot and game length per value",
+             ["cairn sweep my-game --param hand_size=4..6 --games 100",
+              "cairn sweep my-game --param hand_size=4..6 --variant my-expansion --seats greedy,random --json",
+              "cairn sweep my-game --param double_factor=1,2,3 --scheduler tcp://HOST:8786 --store results.duckdb"],
+             _command("sweep_cmd", "cmd_sweep"))
+    p.add_argument("game", metavar="GAME_OR_PATH", help="a game id or folder")
+    p.add_argument("--param", required=True, metavar="NAME=VALUES",
+                   help="the parameter and its values: LO..HI (whole numbers) or a comma list, e.g. hand_size=4..6")
+    _variant(p)
+    p.add_argument("--players", type=int, metavar="N",
+                   help="players a game (default: one per bot of --seats, else 2 or the nearest the game allows)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="games per value (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed (default 0): the same deals for every value")
+    p.add_argument("--seats", metavar="LIST", help="a bot per seat or one for all, rotated game by game (default greedy)")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="processes to play in (default 1)")
+    p.add_argument("--scheduler", metavar="ADDR", help="play on dask: tcp://HOST:8786, or 'local' (docs/SCALE.md)")
     _store(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _json(p)
