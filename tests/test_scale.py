@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,21 +26,30 @@ def test_forked_processes_give_the_same_digest(serial_digest):
     assert digest(batch.simulate(GAME, (), PLAYERS, GAMES, SEED, ["random"], workers=2)) == serial_digest
 
 
-def test_forked_workers_do_not_compile_again(monkeypatch):
-    """The parent compiles once; forked workers inherit it (issue 10: they compiled again)."""
-    if scale._start_method().get_start_method() != "fork":
-        pytest.skip("a thread is running in this process, so workers are not forked")
-    parent = os.getpid()
-    real = batch.load_game
+_NO_RECOMPILE = """
+import os, sys
+from interpreter import batch, scale
+assert scale._start_method().get_start_method() == "fork", "workers are not forked"
+parent, real = os.getpid(), batch.load_game
+def only_in_parent(*args):
+    if os.getpid() != parent:
+        raise AssertionError("a worker compiled the game again")
+    return real(*args)
+batch._GAMES.clear()
+batch.load_game = only_in_parent
+records = batch.simulate("tic-tac-toe", (), 2, 16, 3, ["random"], workers=2)
+assert len(records) == 16 and len({r["seed"] for r in records}) == 16
+print("ok")
+"""
 
-    def only_in_parent(*args):
-        if os.getpid() != parent:
-            raise AssertionError("a worker compiled the game again")
-        return real(*args)
-    monkeypatch.setattr(batch, "_GAMES", {})
-    monkeypatch.setattr(batch, "load_game", only_in_parent)
-    records = batch.simulate("tic-tac-toe", (), 2, 16, 3, ["random"], workers=2)
-    assert len(records) == 16 and len({r["seed"] for r in records}) == 16
+
+def test_forked_workers_do_not_compile_again():
+    """The parent compiles once; forked workers inherit it (issue 10: they compiled again).
+    In a fresh process: threads that earlier tests started in this one (dask, browsers)
+    would make workers spawn instead of fork, and the test would prove nothing."""
+    done = subprocess.run([sys.executable, "-c", _NO_RECOMPILE], capture_output=True, text=True,
+                          cwd=str(Path(__file__).resolve().parents[1]), timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 def _slow_square(x: int, delay: float) -> int:
