@@ -110,14 +110,26 @@ def test_tic_tac_toe_states_through_the_adapter_are_openspiels():
     """A search through the adapter's states, one per distinct observation tensor, finds
     OpenSpiel's own tic-tac-toe positions (5478), less the 222 where one move is left
     and the game is not over: Cairn asks no decision with a single option, so the engine
-    plays it (as every Cairn game does)."""
+    plays it (as every Cairn game does); with single_moves=ask it asks them too, and the
+    positions are exactly OpenSpiel's."""
     from open_spiel.python.algorithms import get_all_states
-    from open_spiel.python.observation import make_observation
     theirs = get_all_states.get_all_states(pyspiel.load_game("tic_tac_toe"), -1, True, False, to_string=str)
     assert len(theirs) == 5478
     forced = {k for k, s in theirs.items() if not s.is_terminal() and len(s.legal_actions()) == 1}
     assert len(forced) == 222
-    game = pyspiel.load_game(cairn_spiel.register("tic-tac-toe"), {"chance": "deals", "deals": 1})
+    seen = _distinct_boards(pyspiel.load_game(cairn_spiel.register("tic-tac-toe"), {"chance": "deals", "deals": 1}))
+    assert len(seen) == 5478 - 222 == 5256
+    assert set(seen.values()) == set(theirs) - forced       # one board a tensor, and the same boards
+    # asked every move, as OpenSpiel asks it (single_moves=ask): exactly OpenSpiel's positions
+    asking = pyspiel.load_game(cairn_spiel.register("tic-tac-toe"),
+                               {"chance": "deals", "deals": 1, "single_moves": "ask"})
+    every = _distinct_boards(asking)
+    assert len(every) == 5478 and set(every.values()) == set(theirs)
+
+
+def _distinct_boards(game) -> dict[bytes, str]:
+    """Every distinct observation tensor reachable from the start (the deal taken), with its board."""
+    from open_spiel.python.observation import make_observation
     obs = make_observation(game)
     seen: dict[bytes, str] = {}
     stack = [game.new_initial_state().child(0)]
@@ -130,8 +142,7 @@ def test_tic_tac_toe_states_through_the_adapter_are_openspiels():
         seen[key] = _cairn_board(s)
         if not s.is_terminal():
             stack.extend(s.child(a) for a in s.legal_actions())
-    assert len(seen) == 5478 - 222 == 5256
-    assert set(seen.values()) == set(theirs) - forced       # one board a tensor, and the same boards
+    return seen
 
 
 def test_tabular_q_learning_on_tic_tac_toe_beats_random():

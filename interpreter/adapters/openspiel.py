@@ -71,7 +71,7 @@ def register(game: str, variants: tuple[str, ...] = ()) -> str:
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"players": compiled.min_players, "chance": "explicit", "deals": DEALS,
                                  "rng_seed": 0, "max_actions": ACTION_BOUND, "actions": "ids",
-                                 "label_slots": LABEL_SLOTS, "bag": BAG})
+                                 "label_slots": LABEL_SLOTS, "bag": BAG, "single_moves": "skip"})
     key = name.replace("-", "_")
     state_cls = type(f"State_{key}", (CairnState,), {"compiled": compiled, "__module__": __name__})
     game_cls = type(f"Game_{key}", (CairnGame,), {"compiled": compiled, "game_type": game_type,
@@ -108,6 +108,9 @@ class CairnGame(pyspiel.Game):
         self.rng_seed = int(params.get("rng_seed", 0))
         self.max_actions = int(params.get("max_actions", ACTION_BOUND))
         self.chance = str(params.get("chance", "explicit"))
+        self.single_moves = str(params.get("single_moves", "skip"))
+        if self.single_moves not in ("skip", "ask"):
+            raise ValueError(f"expected single_moves 'skip' or 'ask', got {self.single_moves!r}")
         self.actions = mode_of(str(params.get("actions", "ids")))
         self.label_slots, self.bag = int(params.get("label_slots", LABEL_SLOTS)), int(params.get("bag", BAG))
         if min(self.deals, self.max_actions, self.label_slots, self.bag) < 1:
@@ -152,6 +155,7 @@ class CairnState(pyspiel.State):
         super().__init__(game)
         self.players, self.deals, self.rng_seed = game.players, game.deals, game.rng_seed
         self.max_actions, self.explicit = game.max_actions, game.chance == "explicit"
+        self.ask_one = game.single_moves == "ask"    # a decision of one option is asked too
         self.ids = game.actions == "ids"
         self.layout_key = (game.players, game.label_slots, game.bag)
         self.prefix: tuple = ()             # atoms chosen so far of a list option (action ids)
@@ -223,7 +227,8 @@ class CairnState(pyspiel.State):
             self.script.append(action)
             self._advance()
         elif self.plain is None:
-            start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, action))
+            start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, action),
+                                                    ask_one=self.ask_one)
             self.plain = _Plain(start.d, self.compiled)
         else:
             option = self._option(action)
@@ -240,7 +245,8 @@ class CairnState(pyspiel.State):
         completes (the new state is kept) or stops at the next draw (a chance node)."""
         try:
             if self.plain is None:
-                d = self.compiled.new_initial_state(self.players, 0, chance=list(self.script)).d
+                d = self.compiled.new_initial_state(self.players, 0, chance=list(self.script),
+                                                    ask_one=self.ask_one).d
             else:
                 d = clone_state(self.plain.d)
                 d["chance"] = list(self.script)

@@ -11,7 +11,7 @@ from .invariants import conservation_problems
 from .state import STATE_FORMAT
 from ..words import plural, span
 
-_OPTIONAL = {"log_on": bool, "forced_rolls": list, "chance": list, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,
+_OPTIONAL = {"log_on": bool, "forced_rolls": list, "chance": list, "ask_one": bool, "pos": dict, "adj": dict, "hex_at": dict, "uses": dict, "mods": list,
              "frozen": int}
 _REQUIRED = {"format": int, "n": int, "seed": int, "rng": int, "places": dict, "loc": dict, "attrs": dict,
              "pvars": list, "gvars": dict, "frames": list, "pending": (dict, type(None)), "terminal": bool,

@@ -141,17 +141,20 @@ class CompiledGame:
         return ZoneInfo(place, z.get("visibility", "public"), int(owner) if owner else None)
 
     def new_initial_state(self, num_players: int | None = None, seed: int = 0,
-                          log: bool = True, chance: list[int] | None = None) -> "GameState":
+                          log: bool = True, chance: list[int] | None = None,
+                          ask_one: bool = False) -> "GameState":
         """Returns a new game, set up and run to its first decision. With `chance` (a list
         of outcomes, [] at first) every random draw takes the list's next outcome instead
         of the seeded RNG, and raises rng.ChanceNeeded when the list is used up: the state
-        keeps an empty list, so later draws are scripted too (explicit chance nodes)."""
+        keeps an empty list, so later draws are scripted too (explicit chance nodes). With
+        `ask_one`, a decision of a single option is asked too, not taken for the player (as
+        OpenSpiel's games ask every move)."""
         seed = integral(seed, "seed")
         n = self.min_players if num_players is None else integral(num_players, "num_players")
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.id} takes {span(self.min_players, self.max_players, 'player')}, got {n}")
-        if chance is not None:
-            return self._scripted_start(n, seed, log, chance)
+        if chance is not None or ask_one:
+            return self._fresh_start(n, seed, log, chance, ask_one)
         key = (n, bool(log))
         known = self._setups.get(key) if self.trace is None else None
         if known is not None:
@@ -171,16 +174,21 @@ class CompiledGame:
             self._setups[key] = st.clone_state(d)
         return s
 
-    def _scripted_start(self, n: int, seed: int, log: bool, chance: list[int]) -> "GameState":
-        """Sets up a game whose draws follow `chance` (never from or into the kept set-ups)."""
+    def _fresh_start(self, n: int, seed: int, log: bool, chance: list[int] | None,
+                     ask_one: bool) -> "GameState":
+        """Sets up a game whose draws follow `chance` (None: the seed) or that asks every
+        decision; never from or into the kept set-ups."""
         places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
         for obj, _kind, start in self.components:
             places[start].append(obj)
         d = st.new_state(n, seed, places, self.player_vars, self.game_vars, self.main)
         d["log_on"] = log
-        d["chance"] = [int(k) for k in chance]
+        if ask_one:
+            d["ask_one"] = True
+        if chance is not None:
+            d["chance"] = [int(k) for k in chance]
         run(self, d)
-        if d["chance"]:
+        if d.get("chance"):
             raise ValueError(f"{len(d['chance'])} scripted chance outcome(s) left unused")
         return GameState(self, d)
 

@@ -110,6 +110,7 @@ def run(g: Any, d: dict) -> None:
                 c.l = l
             elif op == CHOOSE:
                 options, player, always = ins[2](c)
+                always = always or d.get("ask_one", False)     # a state that asks every decision
                 if (type(options) is list and (len(options) > 1 or always and options)
                         and type(player) is int and 0 <= player < d["n"]):
                     fr["pc"] = pc

@@ -208,7 +208,7 @@ def _choose(ins: tuple, k: int, ex: _Inline) -> list[str]:
             "n += 1",
             f"_o = {ex(opts, k)}",
             f"_pl = {ex(player, k)}",
-            f"_al = {ex(always, k)}",
+            f"_al = ({ex(always, k)}) or c.s.get('ask_one', False)",
             "if type(_o) is list and (len(_o) > 1 or _al and _o) and type(_pl) is int and 0 <= _pl < c.s['n']:",
             f"    c.s['pending'] = {{'player': _pl, 'options': _o, 'var': {ins[1]!r}}}",
             f"    return {DECIDED + k + 1}",
