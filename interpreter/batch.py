@@ -76,11 +76,20 @@ def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, mas
     # Workers elsewhere find a built-in game by its id in their own Cairn install.
     where = g.id if is_builtin(g) else spec
     keep(where, variants, g)
+    return in_batches(play_range, lambda s, e: (where, tuple(variants), players, master, s, e, list(agents),
+                                                 rotate, final),
+                      games, g, workers=workers, scheduler=scheduler, progress=progress)
 
+
+def in_batches(task: Callable, args: Callable[[int, int], tuple], games: int, g: CompiledGame, *,
+               workers: int = 1, scheduler: str | None = None,
+               progress: Callable[[int], None] | None = None) -> list[dict]:
+    """Returns the records of games 0..games-1, played by `task(*args(start, end))` in batches
+    sized for the workers there (processes or dask), in game order; each record must come
+    from these definitions (`g`), or a worker elsewhere has another Cairn: WorkerMismatch."""
     def spans(workers_there: int) -> list[tuple]:
         chunk = batch_size(games, workers_there)
-        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents), rotate, final)
-                for s in range(0, games, chunk)]
+        return [args(s, min(s + chunk, games)) for s in range(0, games, chunk)]
     done = 0
 
     def tick(batch: list[dict]) -> None:
@@ -88,8 +97,8 @@ def simulate(spec: str, variants: tuple[str, ...], players: int, games: int, mas
         done += len(batch)
         if progress:
             progress(done)
-    results = map_batches(play_range, spans, workers=workers, scheduler=scheduler, on_done=tick)
-    records = [r for batch in results for r in batch]
+    records = [r for batch in map_batches(task, spans, workers=workers, scheduler=scheduler, on_done=tick)
+               for r in batch]
     for r in records:
         if r.get("definitions_sha256") != g.content_hash:
             raise WorkerMismatch(f"a worker played definitions {str(r.get('definitions_sha256'))[:12]}..., "

@@ -23,10 +23,9 @@ from typing import Any, Callable
 from .balance import metrics, report
 from .balance.play import play_span
 from .balance.run import split
-from .batch import WorkerMismatch, batch_size, compiled, keep
+from .batch import compiled, in_batches, keep
 from .engine.game import CompiledGame
 from .records import digest, is_builtin
-from .scale import map_batches
 
 _FOLDER: list[Path] = []
 
@@ -131,22 +130,9 @@ def play_value(spec: str, variants: tuple[str, ...], name: str, value: Any, play
     where = g.id if is_builtin(g) else spec
     keep(where, (*variants, overlay_file(text)), g)
 
-    def spans(there: int) -> list[tuple]:
-        chunk = batch_size(games, there)
-        return [(where, tuple(variants), text, name, value, players, master, s, min(s + chunk, games), list(agents))
-                for s in range(0, games, chunk)]
-    done = 0
-
-    def tick(batch: list[dict]) -> None:
-        nonlocal done
-        done += len(batch)
-        if progress:
-            progress(done)
-    records = [r for b in map_batches(sweep_span, spans, workers=workers, scheduler=scheduler, on_done=tick) for r in b]
-    for r in records:
-        if r.get("definitions_sha256") != g.content_hash:
-            raise WorkerMismatch(f"a worker played definitions {str(r.get('definitions_sha256'))[:12]}..., "
-                                 f"not these ({g.content_hash[:12]}...): install the same Cairn everywhere")
+    records = in_batches(sweep_span, lambda s, e: (where, tuple(variants), text, name, value, players, master,
+                                                   s, e, list(agents)),
+                         games, g, workers=workers, scheduler=scheduler, progress=progress)
     extras = split(records)
     rep = report.build(g, records, [e["final"] for e in extras])
     flow = metrics.summary([{**r, **e} for r, e in zip(records, extras)])

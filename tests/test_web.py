@@ -5,7 +5,6 @@ record stepped through with the slider; the JSON API's errors; screenshots to tm
 from __future__ import annotations
 
 import json
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -15,41 +14,16 @@ import pytest
 from interpreter.agents import make_agents
 from interpreter.engine.view import observe
 from interpreter.records import make_record, play, replay
-from interpreter.web.app import create_app
 from secrets_check import hidden_names
-from interpreter.web.server import start_in_thread
+from web_fixtures import W, app, browser, url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import web_screenshots as W  # noqa: E402  (the browser helpers the screenshot tool uses too)
-sys.path.pop(0)
 
 pytestmark = pytest.mark.needs("chromium")
 
 # game -> seed of a 2-player game (human seat 0 against a random bot)
 # (seeds of short games, picked among 150 by playing them out in Python: 29, 33, 39 and 60 clicks)
 FOUR = {"big-foot": 20, "footprints": 4, "stonefire": 30, "fantastic-trails": 16}
-
-
-@pytest.fixture(scope="module")
-def app():
-    return create_app()
-
-
-@pytest.fixture(scope="module")
-def url(app):
-    running = start_in_thread(app)
-    yield running.url
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = W.launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

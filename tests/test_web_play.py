@@ -7,19 +7,15 @@ link of their own who never sees the first seat's hand; two people at one comput
 a pass screen between them. The smallest piece or space drawn at 1366 px is printed."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-from interpreter.web.app import create_app, table_view
-from interpreter.web.server import start_in_thread
+from interpreter.web.app import table_view
 from secrets_check import hidden_names
+from web_fixtures import W, app, browser, url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import web_screenshots as W  # noqa: E402  (the browser helpers)
-sys.path.pop(0)
 
 pytestmark = pytest.mark.needs("chromium")
 
@@ -38,27 +34,6 @@ SMALLEST = """() => {
   }
   return [least, what];
 }"""
-
-
-@pytest.fixture(scope="module")
-def app():
-    return create_app()
-
-
-@pytest.fixture(scope="module")
-def url(app):
-    running = start_in_thread(app)
-    yield running.url
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = W.launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

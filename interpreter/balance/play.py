@@ -13,12 +13,11 @@ from collections import Counter
 from typing import Any, Callable
 
 from ..agents import make_agents, rotated
-from ..batch import WorkerMismatch, batch_size, compiled, keep
+from ..batch import compiled, in_batches, keep
 from ..bots.rating import ratings
 from ..engine import rng
 from ..engine.game import CompiledGame
 from ..records import is_builtin, make_record
-from ..scale import map_batches
 from .metrics import game_metrics
 from .report import holdings
 from .restrict import Naming, Restricted
@@ -97,22 +96,6 @@ def play_games(spec: str, variants: tuple[str, ...], players: int, games: int, m
     where = g.id if is_builtin(g) else spec          # workers elsewhere find a built-in game by id
     keep(where, variants, g)
 
-    def spans(there: int) -> list[tuple]:
-        chunk = batch_size(games, there)
-        return [(where, tuple(variants), players, master, s, min(s + chunk, games), list(agents), restrict, trace)
-                for s in range(0, games, chunk)]
-    done = 0
-
-    def tick(batch: list[dict]) -> None:
-        nonlocal done
-        done += len(batch)
-        if progress:
-            progress(done)
-    records = [r for batch in map_batches(play_span, spans, workers=workers, scheduler=scheduler, on_done=tick)
-               for r in batch]
-    for r in records:
-        if r.get("definitions_sha256") != g.content_hash:
-            raise WorkerMismatch(f"a worker played definitions {str(r.get('definitions_sha256'))[:12]}..., "
-                                 f"not these ({g.content_hash[:12]}...): install the same Cairn and "
-                                 "definitions on every worker")
-    return records
+    return in_batches(play_span, lambda s, e: (where, tuple(variants), players, master, s, e, list(agents),
+                                                restrict, trace),
+                      games, g, workers=workers, scheduler=scheduler, progress=progress)
