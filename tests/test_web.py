@@ -15,7 +15,7 @@ from interpreter.agents import make_agents
 from interpreter.engine.view import observe
 from interpreter.records import make_record, play, replay
 from secrets_check import hidden_names
-from web_fixtures import W, app, browser, url  # noqa: F401  (fixtures)
+from web_fixtures import W, app, browser, click_first, table_of, url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,24 +32,6 @@ def page(browser):
     pg = context.new_page()
     yield pg
     context.close()
-
-
-def table_of(app, page):
-    """The server's table behind the page (its token is in the page's address)."""
-    token = page.url.split("#play/", 1)[1]
-    return app.state.server.tables.get(token)
-
-
-def click_choice(page) -> None:
-    """The person's first option: the element of the picture that stands for it when there
-    is one, else its button."""
-    before = W.at(page)
-    on_picture = page.locator("#play-picture [data-option='0']")
-    if on_picture.count():
-        on_picture.first.click()
-    else:
-        page.locator("#options button.option").first.click()
-    page.wait_for_function(f"+document.querySelector('#play').dataset.at > {before}", polling=20)
 
 
 def check_secrets(app, page, body: str) -> int:
@@ -74,7 +56,7 @@ def test_a_game_played_to_its_end_by_clicking(app, url, page, game, tmp_path):
     while not W.over(page):
         # the hidden-information check, at every decision: seat 1's hand, the decks
         seat1_secrets += check_secrets(app, page, bodies[-1])
-        click_choice(page)
+        click_first(page)
         clicks += 1
         assert clicks < 1000, "no end"
     table = table_of(app, page)

@@ -13,7 +13,7 @@ import pytest
 
 from interpreter.web.app import table_view
 from secrets_check import hidden_names
-from web_fixtures import W, app, browser, url  # noqa: F401  (fixtures)
+from web_fixtures import W, app, browser, click_first, table_of, url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,21 +41,6 @@ def context(browser):
     ctx = browser.new_context(viewport=WIDE)
     yield ctx
     ctx.close()
-
-
-def table_of(app, page):
-    return app.state.server.tables.get(page.url.split("#play/", 1)[1].split("/")[0])
-
-
-def click_first(page) -> None:
-    """Clicks the first option (its element on the picture when there is one)."""
-    before = W.at(page)
-    on_picture = page.locator("#play-picture [data-option='0']")
-    if on_picture.count():
-        on_picture.first.click()
-    else:
-        page.locator("#options button.option").first.click()
-    page.wait_for_function(f"+document.querySelector('#play').dataset.at > {before}", polling=20)
 
 
 @pytest.mark.parametrize("game", list(FOUR))

@@ -1,6 +1,7 @@
 """The fixtures the browser tests share: the web app, a server for it on 127.0.0.1 in a
 thread, and one headless Chromium (Debian's, through the screenshot tool's helpers), each
-for one test module. A module takes them with `from web_fixtures import app, browser, url`."""
+for one test module, and two helpers the pages' tests share. A module takes the fixtures
+with `from web_fixtures import app, browser, url`."""
 from __future__ import annotations
 
 import sys
@@ -36,3 +37,20 @@ def browser():
         b = W.launch(p)
         yield b
         b.close()
+
+
+def table_of(app, page):
+    """The server's table behind the page (its token is in the page's address)."""
+    return app.state.server.tables.get(page.url.split("#play/", 1)[1].split("/")[0])
+
+
+def click_first(page) -> None:
+    """Clicks the person's first option: the element of the picture that stands for it when
+    there is one, else its button; returns once the page shows the next moment."""
+    before = W.at(page)
+    on_picture = page.locator("#play-picture [data-option='0']")
+    if on_picture.count():
+        on_picture.first.click()
+    else:
+        page.locator("#options button.option").first.click()
+    page.wait_for_function(f"+document.querySelector('#play').dataset.at > {before}", polling=20)

@@ -10,14 +10,13 @@ measured numbers). A decision with more options than the bound is refused with a
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
 from ..engine import rng
-from ..engine.action_ids import LABEL_SLOTS, NUMBERS, ActionSpace, Step
+from ..engine.action_ids import LABEL_SLOTS, NUMBERS, ActionSpace, Step, slot
 from ..engine.game import CompiledGame, GameState
-from ..engine.tensor import BAG, Encoder
+from ..engine.tensor import BAG, Encoder, leaves
 
 ACTION_BOUND = 256
 DEALS = 1024          # chance picks one of this many seeds at the start (a game parameter)
@@ -69,22 +68,12 @@ def label(state: GameState, action: int) -> str:
 
 def hashed_features(text: str, size: int) -> Any:
     """Returns a fixed-size float32 vector of counts: each `key=value` leaf of the JSON
-    view hashed (BLAKE2, so the same on every run and machine) into one of `size` slots."""
+    view hashed into one of `size` slots (engine/tensor.py's leaves and slots)."""
     import numpy as np
     out = np.zeros(size, np.float32)
-    for token in _leaves(json.loads(text), ""):
-        h = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little")
-        out[h % size] += 1.0
+    for token in leaves(json.loads(text)):
+        out[slot(token, size)] += 1.0
     return out
-
-
-def _leaves(value: Any, path: str) -> list[str]:
-    if isinstance(value, dict):
-        return [t for k, v in value.items() for t in _leaves(v, f"{path}.{k}")]
-    if isinstance(value, list):
-        # Position matters in a list (a track, a hand's order) and so does its length.
-        return [f"{path}#len={len(value)}"] + [t for i, v in enumerate(value) for t in _leaves(v, f"{path}[{i}]")]
-    return [f"{path}={json.dumps(value)}"]
 
 
 def players_of(game: CompiledGame, players: int | None) -> int:
@@ -121,4 +110,4 @@ def mode_of(actions: str) -> str:
 
 def bag_index(value: int, size: int) -> int:
     """Returns the slot of an action in the information state's bag of own actions."""
-    return int.from_bytes(hashlib.blake2b(str(value).encode(), digest_size=8).digest(), "little") % size
+    return slot(str(value), size)

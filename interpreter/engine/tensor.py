@@ -31,11 +31,10 @@ write them): its size is fixed, so what it holds may share slots.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, MutableSequence
 
-from .action_ids import Atoms
+from .action_ids import Atoms, slot
 from .view import deciding_in, visible
 
 BAG = 16
@@ -59,16 +58,14 @@ def _width(shape: Any, bag: int) -> int:
     return sum(_width(s, bag) for _k, s in shape)
 
 
-def _leaves(value: Any, path: str) -> list[str]:
+def leaves(value: Any, path: str = "") -> list[str]:
+    """Returns a value's `path=value` leaves: a list's position matters (a track, a hand's
+    order), and so does its length."""
     if isinstance(value, dict):
-        return [t for k, v in value.items() for t in _leaves(v, f"{path}.{k}")]
+        return [t for k, v in value.items() for t in leaves(v, f"{path}.{k}")]
     if isinstance(value, list):
-        return [f"{path}#len={len(value)}"] + [t for i, v in enumerate(value) for t in _leaves(v, f"{path}[{i}]")]
+        return [f"{path}#len={len(value)}"] + [t for i, v in enumerate(value) for t in leaves(v, f"{path}[{i}]")]
     return [f"{path}={json.dumps(value, sort_keys=True, default=str)}"]
-
-
-def _hash(text: str, size: int) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") % size
 
 
 def copy_classes(g: Any, objects: list[str]) -> list[list[str]]:
@@ -147,8 +144,8 @@ class Encoder:
         if shape == "bag":
             if isinstance(value, (list, dict, tuple)):
                 out[at] = float(len(value))
-                for token in _leaves(value, ""):
-                    out[at + 1 + _hash(token, self.bag)] += 1.0
+                for token in leaves(value):
+                    out[at + 1 + slot(token, self.bag)] += 1.0
             else:
                 out[at] = self.code(value)
             return at + 1 + self.bag

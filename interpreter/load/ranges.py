@@ -25,12 +25,19 @@ from __future__ import annotations
 
 import re
 from itertools import product
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from ..diagnostics import Diagnostic
 
-if TYPE_CHECKING:       # spec.py calls this module: its Src is only named here
-    from .spec import Src
+
+class Src(Protocol):
+    """Where an entry was written (spec.Src, which calls this module: named by its shape,
+    so imports point one way)."""
+
+    def diag(self, message: str, sub: tuple = (), at_key: bool = False) -> Diagnostic: ...
+
+    def at(self, *sub: Any) -> "Src": ...
+
 
 MAX_MADE = 5000          # entries one range may make (a list's own limit)
 FILLED = ("id", "name", "text", "props")
