@@ -180,15 +180,16 @@ class CairnState(pyspiel.State):
     @property
     def inner(self) -> GameState | None:
         """Returns the Cairn state (a view on the plain data), None before the set-up ends."""
-        return None if self.plain is None else GameState(self.compiled, self.plain.d)
+        return None if self.plain is None else self.plain.state(self.compiled)
 
     def current_player(self) -> int:
         """Returns the seat to move, CHANCE at a draw (or the deal), or TERMINAL."""
-        if self.chance_n or self.inner is None:
+        if self.chance_n or self.plain is None:
             return pyspiel.PlayerId.CHANCE
-        if self.inner.is_terminal():
+        d = self.plain.d           # read directly: OpenSpiel asks this several times a move
+        if d["terminal"]:
             return pyspiel.PlayerId.TERMINAL
-        return self.inner.current_player()
+        return d["pending"]["player"]
 
     @property
     def space(self) -> Any:
@@ -201,7 +202,7 @@ class CairnState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE or self.chance_n or self.plain is None:
             return [k for k, _p in self.chance_outcomes()]
         if self.ids:
-            return id_step(self.space, self.inner, self.prefix).legal()
+            return self.plain.step(self.space, self.inner, self.prefix).legal()
         return legal(self.inner, self.max_actions)
 
     def _option(self, action: int) -> int | None:
@@ -210,7 +211,7 @@ class CairnState(pyspiel.State):
         self.own[self.inner.current_player()].append(action)
         if not self.ids:
             return action
-        step = id_step(self.space, self.inner, self.prefix)
+        step = self.plain.step(self.space, self.inner, self.prefix)
         option = step.answer(action)
         self.prefix = () if option is not None else self.prefix + (step.atom(action),)
         return option
@@ -284,7 +285,7 @@ class CairnState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over."""
-        return not self.chance_n and self.inner is not None and self.inner.is_terminal()
+        return not self.chance_n and self.plain is not None and self.plain.d["terminal"]
 
     def returns(self) -> list[float]:
         """Returns the game's payoffs (all 0.0 before the end)."""
@@ -302,12 +303,30 @@ class CairnState(pyspiel.State):
 
 class _Plain:
     """A Cairn state's plain data, deep-copied by the engine's own fast clone (after the
-    engine's check that everything waiting on the decision can be copied exactly)."""
+    engine's check that everything waiting on the decision can be copied exactly). It
+    keeps the GameState view on the data and the pending decision's action-id step, made
+    once: OpenSpiel asks the current player and the legal actions many times a move."""
 
-    __slots__ = ("d", "g")
+    __slots__ = ("d", "g", "s", "kept")
 
     def __init__(self, d: dict, g: CompiledGame | None):
-        self.d, self.g = d, g
+        self.d, self.g, self.s, self.kept = d, g, None, None
+
+    def state(self, g: CompiledGame) -> GameState:
+        """Returns the GameState view on the data (made once)."""
+        if self.s is None:
+            self.s = GameState(g, self.d)
+        return self.s
+
+    def step(self, space: Any, inner: GameState, prefix: tuple) -> Any:
+        """Returns the pending decision's action-id step after `prefix`, kept while the
+        same decision (the same pending record) waits with the same prefix."""
+        pending, kept = self.d["pending"], self.kept
+        if kept is not None and kept[0] is pending and kept[1] == prefix:
+            return kept[2]
+        found = id_step(space, inner, prefix)
+        self.kept = (pending, prefix, found)
+        return found
 
     def __deepcopy__(self, memo: dict) -> "_Plain":
         if self.g is not None:
@@ -318,7 +337,7 @@ class _Plain:
         return {"d": self.d}
 
     def __setstate__(self, saved: dict) -> None:
-        self.d, self.g = saved["d"], None
+        self.d, self.g, self.s, self.kept = saved["d"], None, None, None
 
 
 class CairnObserver:
