@@ -84,6 +84,7 @@ class CompiledGame:
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
     _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
+    _blanks: dict = field(default_factory=dict, repr=False)    # players -> a state before its set-up runs
     walks: dict = field(default_factory=dict, repr=False)      # (start, length) -> walks on the fixed board (verbs/graph.py)
     walks_kept: int = field(default=0, repr=False)             # how many walks `walks` holds in all
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
@@ -174,14 +175,13 @@ class CompiledGame:
         """Returns a new state of n players before its set-up runs: every object in its
         starting place. Built once per size, then copied (a copy costs less than placing
         each object again)."""
-        key = ("blank", n)
-        blank = self._setups.get(key)
+        blank = self._blanks.get(n)
         if blank is None:
             places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
             for obj, _kind, start in self.components:
                 places[start].append(obj)
             blank = st.new_state(n, 0, places, self.player_vars, self.game_vars, self.main)
-            self._setups[key] = blank
+            self._blanks[n] = blank
         d = st.clone_state(blank)
         d["seed"], d["rng"], d["log_on"] = seed, seed_state(seed), log
         return d
