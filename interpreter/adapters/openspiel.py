@@ -164,6 +164,7 @@ class CairnState(pyspiel.State):
         self.step: int | None = None        # the action whose draws are being chosen (None: the set-up)
         self.script: list[int] = []         # the outcomes chosen so far in that step
         self.chance_n = 0                   # outcomes of the pending chance node (0: none)
+        self.more: list[int] = []           # outcomes of the draws known to follow it in the step
         if self.explicit:
             self._root(game)
 
@@ -173,8 +174,10 @@ class CairnState(pyspiel.State):
         kept = getattr(game, "kept_root", None)
         if kept is None:
             self._advance()
-            kept = game.kept_root = (None if self.plain is None else clone_state(self.plain.d), self.chance_n)
-        d, self.chance_n = kept
+            kept = game.kept_root = (None if self.plain is None else clone_state(self.plain.d), self.chance_n,
+                                     tuple(self.more))
+        d, self.chance_n, more = kept
+        self.more = list(more)
         self.plain = None if d is None else _Plain(clone_state(d), self.compiled)
 
     @property
@@ -225,7 +228,12 @@ class CairnState(pyspiel.State):
         """Chooses a draw's outcome or a deal, or answers the pending decision."""
         action = int(action)
         if self.explicit and self.chance_n:
+            if not 0 <= action < self.chance_n:
+                raise ValueError(f"chance outcome {action} is not in [0, {self.chance_n})")
             self.script.append(action)
+            if self.more:               # the draw that follows is known: no need to run the step yet
+                self.chance_n = self.more.pop(0)
+                return
             self._advance()
         elif self.plain is None:
             start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, action),
@@ -258,9 +266,10 @@ class CairnState(pyspiel.State):
             if need.n > self.get_game().max_chance_outcomes():
                 raise ValueError(f"a draw among {need.n} outcomes exceeds the game's "
                                  f"max_chance_outcomes {self.get_game().max_chance_outcomes()}") from None
-            self.chance_n = need.n
+            self.chance_n, self.more = need.n, list(need.more)
             return
         self.plain, self.step, self.script, self.chance_n = _Plain(d, self.compiled), None, [], 0
+        self.more = []
 
     def _action_to_string(self, player: int, action: int) -> str:
         """Returns 'draw K of N' or 'deal K' for chance, else the option's label."""
