@@ -24,7 +24,7 @@ from typing import Any
 
 from ..engine import rng
 from ..engine.game import GameState
-from ..engine.state import clone_state, jcopy
+from ..engine.state import clone_state, jcopy, set_place
 from ..engine.view import visible
 
 
@@ -92,7 +92,7 @@ class Sampler:
             if len(here) > 1:
                 new.sort()
                 rng.shuffle(r, new)
-            places[place] = new
+            set_place(e, place, new)
             for obj in new:
                 loc[obj] = place
 

@@ -212,10 +212,11 @@ class CompiledGame:
 class GameState:
     """One playthrough: a plain-data dict plus the compiled game it runs on."""
 
-    __slots__ = ("game", "d")
+    __slots__ = ("game", "d", "_checked")
 
     def __init__(self, game: CompiledGame, d: dict):
         self.game, self.d = game, d
+        self._checked = None       # the pending decision whose waiting values were checked
 
     # -- OpenSpiel-shaped API --------------------------------------------------------
     def current_player(self) -> int:
@@ -288,9 +289,17 @@ class GameState:
 
     def clone(self) -> "GameState":
         """Returns an independent copy (a state holding a value that cannot be copied is
-        ended as aborted first, naming the rule)."""
-        check_waiting(self.game, self.d)
-        return GameState(self.game, st.clone_state(self.d))
+        ended as aborted first, naming the rule). The check runs once a decision: a later
+        copy at the same pending decision (the same dict; answering makes a new one) skips it."""
+        d = self.d
+        pending = d["pending"]
+        if pending is None or pending is not self._checked:
+            check_waiting(self.game, d)
+            self._checked = pending = d["pending"]
+        out = GameState(self.game, st.clone_state(d))
+        if pending is not None:
+            out._checked = out.d["pending"]     # a copy of what was checked
+        return out
 
     def serialize(self) -> str:
         """Returns the canonical JSON of the game: definition id, variants, state."""
