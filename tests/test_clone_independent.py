@@ -6,11 +6,15 @@ path that skipped the copy, or a frame copy too shallow, fails here."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from interpreter.engine.state import dumps
 from interpreter.load.build import load_game
+from interpreter.scenarios import setup_state
+
+RELAY = Path(__file__).parent / "fixtures" / "relay"
 
 GAMES = ["big-foot", "footprints", "stonefire", "fantastic-trails"]
 DECISIONS = 40          # of the original, each with clones played on
@@ -59,3 +63,23 @@ def test_clones_and_original_never_change_each_other(game, seed):
     assert seen == _alone(g, seed, s.d["actions"]), "cloning changed the original's game"
     for clone, text in kept:
         assert dumps(clone.d) == text, "the original playing on changed a clone"
+
+
+def test_a_shuffle_of_a_shared_place_leaves_the_other_state_alone():
+    """The shipped games shuffle a deck just after moving cards into it (so the list is the
+    state's own by then): here a deck untouched since the copy is shuffled, by the clone
+    twice and by the original once."""
+    g = load_game(RELAY)
+    start = ('let c = choose([1, 2], player=0)\nfor i in range(c) {\n  shuffle("deck")\n}\n'
+             'let e = choose([1, 2], player=0)')
+
+    def fresh():
+        return setup_state(g, {"name": "shuffle", "players": 1, "start": start})
+
+    alone, s = fresh(), fresh()
+    alone.apply_action(0)
+    c = s.clone()
+    c.apply_action(1)
+    s.apply_action(0)
+    assert dumps(s.d) == dumps(alone.d)
+    assert c.d["places"]["deck"] != s.d["places"]["deck"]

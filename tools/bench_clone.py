@@ -1,9 +1,11 @@
 """Microseconds per copy of a game state mid-game, the cost every search bot pays per node.
 
 A game is played 60 random decisions in (seeded, so the state is the same each run) at its
-default player count, then `GameState.clone()` (the API, with its save check) and
-`engine.state.clone_state` (the plain copy) are timed; the best of several timeit runs
-counts, since noise on a shared machine only ever slows a run down.
+default player count, then timed: `GameState.clone()` (the API; its save check of what
+waits for the decision runs once a decision, so a repeated copy skips it), `first` (the
+save check, engine/vm.py check_waiting, and the plain copy: a copy at a fresh decision) and
+`engine.state.clone_state` (the plain copy). The best of several timeit runs counts, since
+noise on a shared machine only ever slows a run down.
 
 Usage:
   python3 tools/bench_clone.py [GAME ...] [--decisions N] [--runs R] [--number K] [--tree PATH]
@@ -51,12 +53,15 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(a.tree.resolve()))
     from interpreter.load.build import load_game
     from interpreter.engine.state import clone_state
+    from interpreter.engine.vm import check_waiting
     print(f"tree {a.tree.resolve()}")
     for game in a.games:
         s = played(load_game, game, a.decisions)
         api = best_us(s.clone, a.runs, a.number)
+        first = best_us(lambda: (check_waiting(s.game, s.d), clone_state(s.d)), a.runs, a.number)
         plain = best_us(lambda: clone_state(s.d), a.runs, a.number)
-        print(f"{game:20} GameState.clone {api:7.2f} us   clone_state {plain:7.2f} us")
+        print(f"{game:18} GameState.clone {api:6.2f} us   first {first:6.2f} us   "
+              f"clone_state {plain:6.2f} us")
     return 0
 
 

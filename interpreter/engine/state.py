@@ -175,9 +175,17 @@ def move_object(d: dict, obj: str, to: str, bottom: bool = False, index: int | N
     lost or duplicated. The top of a place is the end of its list."""
     if d.get("frozen") is not None:
         frozen(d)
+    places = d["places"]
     src = d["loc"][obj]
-    writable(d, src).remove(obj)
-    dest = writable(d, to)
+    own = places.own if type(places) is Places else None   # `writable`, inline: moves are hot
+    if own is not None and src not in own:
+        places[src] = places[src][:]
+        own.add(src)
+    places[src].remove(obj)
+    if own is not None and to not in own:
+        places[to] = places[to][:]
+        own.add(to)
+    dest = places[to]
     if index is not None:
         dest.insert(index, obj)
     elif bottom:
