@@ -83,3 +83,30 @@ def test_a_shuffle_of_a_shared_place_leaves_the_other_state_alone():
     s.apply_action(0)
     assert dumps(s.d) == dumps(alone.d)
     assert c.d["places"]["deck"] != s.d["places"]["deck"]
+
+
+def test_a_copy_checks_what_waits_once_a_decision(monkeypatch):
+    """A copy ends a game whose waiting values cannot be saved (as serialize does), and the
+    check runs once a decision: copying again at the same decision skips it, answering
+    brings it back."""
+    g = load_game(RELAY)
+    doubling = "let l = [1]\nfor i in range(40) {\n  l = [l, l]\n}\nlet c = choose([1, 2], player=0)"
+    bad = setup_state(g, {"name": "doubling", "players": 1, "start": doubling})
+    assert not bad.is_terminal()
+    copy = bad.clone()
+    assert bad.is_terminal() and "cannot wait for a decision" in bad.d["result"]["aborted"]
+    assert dumps(copy.d) == dumps(bad.d)
+
+    from interpreter.engine import game as game_module
+    calls = []
+    check = game_module.check_waiting
+    monkeypatch.setattr(game_module, "check_waiting", lambda g, d: calls.append(1) or check(g, d))
+    s = setup_state(g, {"name": "twice", "players": 1,
+                        "start": "let c = choose([1, 2], player=0)\nlet e = choose([1, 2], player=0)"})
+    c = s.clone()
+    s.clone()
+    c.clone()                      # a copy of what was checked
+    assert len(calls) == 1
+    s.apply_action(0)
+    s.clone()
+    assert len(calls) == 2
