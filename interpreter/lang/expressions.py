@@ -373,7 +373,13 @@ class ExpressionCompiler:
         part = self.src if verb.pure else self.part_src
         for i, a in enumerate(args[:len(params)]):
             self.check_literal(a, verb, params[i])
-            slots[i] = part(a)
+            # len() only counts its argument's items: a list the engine holds is counted
+            # where it is, not copied first (`len(contents(s))` is `len(_P[s])`)
+            self.iterable = fname == "len" and isinstance(a, Tree) and a.data == "call"
+            try:
+                slots[i] = part(a)
+            finally:
+                self.iterable = False
         names = [p.name for p in params]
         for k, v in named.items():
             if k not in names:
@@ -449,7 +455,7 @@ class ExpressionCompiler:
         declared default) while no attribute of its own can hide it; None where `base` is
         dear to repeat or the name is neither."""
         checked = out = f"_attr(c, {base}, {name!r})"
-        if not fastsrc.CHEAP.match(base):
+        if not fastsrc.CHEAP.match(base) and not fastsrc.END_OF_PLACE.match(base):
             # computed once, so read by a call: the table while the name is printed only,
             # else (not an entity, a record, a player) as `_attr` reads it; never by
             # raising, since a fast form that raises runs its whole checked form again
@@ -579,6 +585,8 @@ class ExpressionCompiler:
         if kind == "not_op":
             return f"(not {self.src(ch[0])})"
         if kind == "neg":
+            if isinstance(ch[0], Tree) and ch[0].data == "number":
+                return f"(-{self.src(ch[0])})"     # a negative literal (-1): what 0 - 1 gives
             return f"_sub(c, 0, {self.src(ch[0])})"
         if kind == "cond_expr":
             return f"({self.src(ch[1])} if {self.src(ch[0])} else {self.src(ch[2])})"
