@@ -25,7 +25,7 @@ FALLBACK = "(KeyError, TypeError, IndexError, AttributeError, ValueError, ZeroDi
 CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None|l\['\w+'\])(\[(v\w+|k\d+|-?\d+)\])*\)*$")
 
 # top(s) or bottom_of(s) of a cheap s, as _VERBS writes them: two lookups, cheaper to
-# write again than a call (`top(s).side` reads the table of printed values in place)
+# write again than a call where Python takes no `:=` (in a comprehension's list)
 END_OF_PLACE = re.compile(r"^\(_P\[(\(*(v\w+|k\d+|l\['\w+'\])\)*)\] or _NONE1\)\[(-1|0)\]$")
 
 MAX_INLINE = 3   # nested inlining depth
