@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from . import fast as fastsrc
+
 MIN_RUN = 2      # a single statement gains nothing from a block
 
 
@@ -34,6 +36,8 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
             return f"{const(fn)}(c)"
         return getattr(fn, "src", None)
 
+    if op == ops["LET"] and getattr(ins[2], "fast_body", None) is not None:
+        return fast_value(f"l[{ins[1]!r}]", ins[2], const)
     if op == ops["LET"] and src(ins[2]) is not None:
         return f"l[{ins[1]!r}] = {src(ins[2])}"
     if op == ops["EXPR"] and src(ins[1]) is not None:
@@ -142,6 +146,8 @@ def _simple(code: list[tuple], k: int, hi: int, ops: dict[str, int], const: Call
             return None
         if op == ops["JUMP"]:
             return act, skip
+        if getattr(ins[1], "fast_body", None) is not None:
+            return f"{fast_value('_x', ins[1], const)}\nif not _x:\n    {act}", skip
         cond = _src(ins[1], const)
         return (None if cond is None else (f"if not ({cond}):\n    {act}", skip))
     part = statement_src(op, ins, ops, const)
@@ -175,9 +181,16 @@ def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Call
              for k, t in body]
     text = (f"_q = {seq}\n"
             f"if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {{_q!r}}\")\n"
-            f"for _v in _q:\n    _spend(c, 1)\n    l[{var!r}] = _v\n    h = 0\n"
+            f"_w = c.w\n"
+            f"for _v in _q:\n    _w[0] -= 1\n    if _w[0] < 0:\n        _spend(c, 0)\n    l[{var!r}] = _v\n    h = 0\n"
             + "\n".join("    " + x for part in inner for x in part.split("\n")))
     return end, text
+
+
+def fast_value(into: str, fn: Any, const: Callable[[Any], str]) -> str:
+    """The lines that put the value of a query with a fast form into `into`: its fast
+    source written in place (no call), its checked form run on a Python error."""
+    return fastsrc.inline_text(into, fn.fast_body, const(fn.checked))
 
 
 def _src(fn: Any, const: Callable[[Any], str]) -> str | None:

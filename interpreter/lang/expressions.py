@@ -258,7 +258,8 @@ class ExpressionCompiler:
             return checked
         fn = self.define(fastsrc.expression_text(body, self.const(checked)))
         fn.src, fn.reads = checked.src, checked.reads
-        fn.fast = True          # a block calls it rather than writing the checked source inline
+        fn.fast = True          # a block writes its fast source, not the checked one, inline
+        fn.fast_body, fn.checked = body, checked
         return fn
 
     # ---- calls --------------------------------------------------------------------

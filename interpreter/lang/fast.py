@@ -103,6 +103,15 @@ def expression_text(fast: str, slow: str) -> str:
             f"    except {FALLBACK}:\n        return {slow}(c)\n")
 
 
+def inline_text(into: str, fast: str, slow: str) -> str:
+    """Returns the lines that put an expression's value into `into` in a block of statements
+    (blocks.py), as its fast form would return it: no call, the checked form `slow` run on
+    any Python error. `l` is the frame's locals there, as in the fast form."""
+    lines = [x.strip() for x in prologue(fast).splitlines()] + [f"{into} = {fast}"]
+    return ("try:\n" + "\n".join("    " + x for x in lines)
+            + f"\nexcept {FALLBACK}:\n    {into} = {slow}(c)")
+
+
 def prologue(fast: str) -> str:
     """Returns the lines that read the state's tables a fast form uses, once a call."""
     return (("    _P = c.s['places']\n" if "_P[" in fast else "")
