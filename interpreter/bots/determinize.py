@@ -52,11 +52,11 @@ class Sampler:
         g, d = self.game, state.d
         e = clone_state(d)
         self._redeal(e, seat, r)
-        for q, pv in enumerate(e["pvars"]):
-            if q != seat:
-                for k in g.private_vars:
-                    if k in pv:
-                        pv[k] = jcopy(g.player_vars.get(k))
+        pvars = e["pvars"]
+        for q, pv in enumerate(pvars):
+            if q != seat and any(k in pv for k in g.private_vars):
+                # written anew, as every player variable is (clones share the old dict)
+                pvars[q] = {**pv, **{k: jcopy(g.player_vars.get(k)) for k in g.private_vars if k in pv}}
         _forget_choices(e, seat)
         r["rng"], bits = rng.next_u64(r["rng"])
         e["rng"] = rng.seed_state(bits)

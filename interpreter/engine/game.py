@@ -84,6 +84,7 @@ class CompiledGame:
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
     _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
+    _blanks: dict = field(default_factory=dict, repr=False)    # players -> a state before its set-up runs
     walks: dict = field(default_factory=dict, repr=False)      # (start, length) -> walks on the fixed board (verbs/graph.py)
     walks_kept: int = field(default=0, repr=False)             # how many walks `walks` holds in all
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
@@ -161,11 +162,7 @@ class CompiledGame:
             d = st.clone_state(known)
             d["seed"], d["rng"] = seed, seed_state(seed)
             return GameState(self, d)
-        places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
-        for obj, _kind, start in self.components:
-            places[start].append(obj)
-        d = st.new_state(n, seed, places, self.player_vars, self.game_vars, self.main)
-        d["log_on"] = log
+        d = self._blank(n, seed, log)
         s = GameState(self, d)
         run(self, d)
         if d["rng"] == seed_state(seed) and self.trace is None and not d["terminal"]:
@@ -174,15 +171,26 @@ class CompiledGame:
             self._setups[key] = st.clone_state(d)
         return s
 
+    def _blank(self, n: int, seed: int, log: bool) -> dict:
+        """Returns a new state of n players before its set-up runs: every object in its
+        starting place. Built once per size, then copied (a copy costs less than placing
+        each object again)."""
+        blank = self._blanks.get(n)
+        if blank is None:
+            places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
+            for obj, _kind, start in self.components:
+                places[start].append(obj)
+            blank = st.new_state(n, 0, places, self.player_vars, self.game_vars, self.main)
+            self._blanks[n] = blank
+        d = st.clone_state(blank)
+        d["seed"], d["rng"], d["log_on"] = seed, seed_state(seed), log
+        return d
+
     def _fresh_start(self, n: int, seed: int, log: bool, chance: list[int] | None,
                      ask_one: bool) -> "GameState":
         """Sets up a game whose draws follow `chance` (None: the seed) or that asks every
         decision; never from or into the kept set-ups."""
-        places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
-        for obj, _kind, start in self.components:
-            places[start].append(obj)
-        d = st.new_state(n, seed, places, self.player_vars, self.game_vars, self.main)
-        d["log_on"] = log
+        d = self._blank(n, seed, log)
         if ask_one:
             d["ask_one"] = True
         if chance is not None:
