@@ -150,3 +150,30 @@ def test_a_plain_game_plays_as_its_checked_form(name, seeds, budgets, monkeypatc
             assert a == b, (budget, seed)
             aborted += "aborted" in a[1]
     assert not budgets or 0 < aborted < 3 * len(budgets)    # some budgets run out, some do not
+
+
+COUNT_LOOP = """let n = 0
+for s in xs {
+  %s
+  if size(s) > 0 {
+    n = n + 1
+  }
+}"""
+
+
+def test_a_loop_that_only_reads_reads_the_state_tables_once():
+    load_all()
+    env = Env(places={"a", "b"}, objects={"x1"}, props=PROPS, attributes={"side"})
+    reads = Compiler(env).program("t", COUNT_LOOP % "let t = 1", params=("xs",))
+    block = reads.code[0][1]
+    text = block.lazy
+    assert "len(_P[l['s']])" in text                            # the query written in place
+    assert text.count("_P = c.s['places']") == 1 and text.index("_P = c.s['places']") < text.index("for _v")
+    c = _ctx({"a": ["x1"], "b": [], "e": []})
+    c.l = {"xs": ["a", "b", "a"]}
+    block(c)
+    assert c.l["n"] == 2 and c.w[0] == 1_000_000 - 3            # one unit of work a turn
+    # a loop that changes the game reads them again after each change
+    moves = Compiler(env).program("t", COUNT_LOOP % 'move("x1", s)', params=("xs",))
+    text = moves.code[0][1].lazy
+    assert text.index("_P = c.s['places']") > text.index("for _v")

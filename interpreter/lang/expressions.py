@@ -233,6 +233,7 @@ class ExpressionCompiler:
         self.impure = False
         src = self.src(node)
         fn = self.function(src)
+        fn.pure = not self.impure      # it only reads the game (a loop of such reads, blocks.py)
         if self.impure or not self.fast_forms():
             return fn
         return self.fast_expr(node, src, fn)
@@ -259,7 +260,7 @@ class ExpressionCompiler:
         fn = self.define(fastsrc.expression_text(body, self.const(checked)))
         fn.src, fn.reads = checked.src, checked.reads
         fn.fast = True          # a block writes its fast source, not the checked one, inline
-        fn.fast_body, fn.checked = body, checked
+        fn.fast_body, fn.checked, fn.pure = body, checked, True
         return fn
 
     # ---- calls --------------------------------------------------------------------

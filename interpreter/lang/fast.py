@@ -103,11 +103,14 @@ def expression_text(fast: str, slow: str) -> str:
             f"    except {FALLBACK}:\n        return {slow}(c)\n")
 
 
-def inline_text(into: str, fast: str, slow: str) -> str:
+def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
     """Returns the lines that put an expression's value into `into` in a block of statements
     (blocks.py), as its fast form would return it: no call, the checked form `slow` run on
-    any Python error. `l` is the frame's locals there, as in the fast form."""
-    lines = [x.strip() for x in prologue(fast).splitlines()] + [f"{into} = {fast}"]
+    any Python error. `l` is the frame's locals there, as in the fast form. `tables`: read
+    the state's tables it uses first (else the lines before did, and nothing since changed
+    the game)."""
+    lines = [x.strip() for x in prologue(fast).splitlines()] if tables else []
+    lines.append(f"{into} = {fast}")
     return ("try:\n" + "\n".join("    " + x for x in lines)
             + f"\nexcept {FALLBACK}:\n    {into} = {slow}(c)")
 
