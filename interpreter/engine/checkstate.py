@@ -45,8 +45,8 @@ def state_problem(g: Any, d: Any) -> str | None:
     bad = _measured(d)
     if bad:
         return f"the state holds {bad}"
-    return (_places(g, d) or _variables(g, d) or _frames(g, d) or _pending(g, d) or _ending(d)
-            or _log(d))
+    return (_places(g, d) or _variables(g, d) or _lapsing(g, d) or _frames(g, d) or _pending(g, d)
+            or _ending(d) or _log(d))
 
 
 _RULE_PARTS = frozenset({"attrs", "pvars", "gvars", "frames", "pending", "log", "actions", "mods"})
@@ -85,6 +85,19 @@ def _is_modifier(m: Any) -> bool:
     """Whether `m` has the shape verbs/abilities.modify gives a modifier."""
     return (type(m) is dict and {"q", "until", "args"} <= set(m) <= {"q", "until", "args", "add", "times", "set"}
             and type(m["q"]) is str and m["until"] in ("turn", "round", "game") and type(m["args"]) is list)
+
+
+def _lapsing(g: Any, d: dict) -> str | None:
+    """Refuses use counts and modifiers this game could not have made: the end of a turn or
+    round lapses them only in a game that can make them (load/structure.py `_lapsing`)."""
+    limited = {ab.limit[0] for ab in g.abilities.by_key.values() if ab.limit is not None}
+    odd = sorted(str(per) for per in d.get("uses", {}) if per not in limited)
+    if odd:
+        return f"use counts per {odd[0]}, but no ability of this game is limited per {odd[0]}"
+    for m in d.get("mods", ()):
+        if m["q"] not in g.quantities:
+            return f"a modifier of {m['q']!r}, not a quantity of this game"
+    return None
 
 
 def _places(g: Any, d: dict) -> str | None:

@@ -15,10 +15,11 @@ from typing import Any, Callable
 
 from ..lang.compiler import Program
 from ..lang.fast import mark_written
+from ..lang.runtime import Ctx
 from . import state as st
 from .abilities import AbilityTable
 from .rng import seed_state
-from .vm import check_waiting, decision_text, resume, run
+from .vm import answer, check_waiting, decision_text, run
 from ..words import span
 
 TERMINAL = -4   # OpenSpiel's kTerminalPlayerId
@@ -212,11 +213,12 @@ class CompiledGame:
 class GameState:
     """One playthrough: a plain-data dict plus the compiled game it runs on."""
 
-    __slots__ = ("game", "d", "_checked")
+    __slots__ = ("game", "d", "_checked", "_c")
 
     def __init__(self, game: CompiledGame, d: dict):
         self.game, self.d = game, d
         self._checked = None       # the pending decision whose waiting values were checked
+        self._c = None             # the context its runs reuse (engine/vm.py run), made at the first
 
     # -- OpenSpiel-shaped API --------------------------------------------------------
     def current_player(self) -> int:
@@ -235,8 +237,17 @@ class GameState:
         return list(range(len(p["options"])))
 
     def apply_action(self, action: int) -> None:
-        """Answers the pending decision and plays on to the next one."""
-        resume(self.game, self.d, self._action(action))
+        """Answers the pending decision and plays on to the next one, in a context of this
+        game's own that every run reuses (a new one each decision costs more than the
+        decision's own work in a small game)."""
+        d = self.d
+        p = d["pending"]
+        if not (type(action) is int and p is not None and 0 <= action < len(p["options"])):
+            action = self._action(action)  # converted, or refused with the reason
+        c = self._c
+        if c is None or c.s is not d:
+            c = self._c = Ctx(d, self.game, {}, [0])
+        answer(self.game, d, action, c)
 
     def _action(self, action: Any) -> int:
         p = self.d["pending"]

@@ -29,11 +29,12 @@ def _where(g: Any, frame: dict) -> str:
     return f"{file[0] if file else prog.file}:{line}:{col}"
 
 
-def run(g: Any, d: dict) -> None:
+def run(g: Any, d: dict, c: Ctx | None = None) -> None:
     """Runs until a decision is pending or the game is over: each program's runner goes
     as far as it can, this loop carries out what only it can (calls, returns, events,
     decisions, `run`, the end), and runs a program without a runner one instruction at a
-    time."""
+    time. `c`: a context to run in (a game's own, reused from run to run; its counts are
+    set anew here), else a new one."""
     frames = d["frames"]
     if not frames or d["pending"] is not None or d["terminal"]:
         if not frames and not d["terminal"]:
@@ -43,29 +44,36 @@ def run(g: Any, d: dict) -> None:
     pc = fr["pc"]
     # One context for the whole run: a frame switch gives it the new frame's locals. Its
     # step count (`n`) is shared with the runners (lang/runner.py).
-    c = Ctx(d, g, fr["l"], [g.work_budget])
-    budget = g.step_budget
-    max_depth = g.max_depth
-    programs = g.programs
-    replaced = g.abilities.replacements
-    trace = g.trace                 # coverage: the programs this game enters (else None)
-    prog = programs[fr["p"]]
-    code, runner = prog.code, prog.runner
-    l = c.l
+    if c is None:
+        c = Ctx(d, g, fr["l"], [g.work_budget])
+    else:
+        c.l, c.n, c.at, c.dd = fr["l"], 0, 0, 0
+        c.w[0] = g.work_budget
+    prog = g.programs[fr["p"]]
+    runner = prog.runner
     # A call, a return or an event switches frames in place (no exception: they are common).
     try:
+        if runner is not None:
+            # Most runs go from the answered decision straight to the next one: the waiting
+            # program's runner alone, without the loop's set-up.
+            try:
+                at = runner(c, pc)
+            except BaseException:
+                pc = c.at + 1                    # the instruction that failed names its line
+                raise
+            if at >= DECIDED:
+                fr["pc"] = at - DECIDED
+                return
+            if at >= 0:
+                pc = at                          # a control instruction: the VM's own
+        budget = g.step_budget
+        max_depth = g.max_depth
+        programs = g.programs
+        replaced = g.abilities.replacements
+        trace = g.trace                 # coverage: the programs this game enters (else None)
+        code = prog.code
+        l = c.l
         while True:
-            if runner is not None:
-                try:
-                    at = runner(c, pc)
-                except BaseException:
-                    pc = c.at + 1                # the instruction that failed names its line
-                    raise
-                if at >= 0:
-                    if at >= DECIDED:            # it asked a decision (runner.py _choose)
-                        fr["pc"] = at - DECIDED
-                        return
-                    pc = at                      # a control instruction: the VM's own
             ins = code[pc]
             op = ins[0]
             pc += 1
@@ -164,6 +172,17 @@ def run(g: Any, d: dict) -> None:
                     if op == BLOCK:
                         pc += c.at               # the statement that failed names its line
                     raise
+            if runner is not None:
+                try:
+                    at = runner(c, pc)
+                except BaseException:
+                    pc = c.at + 1                # the instruction that failed names its line
+                    raise
+                if at >= 0:
+                    if at >= DECIDED:            # it asked a decision (runner.py _choose)
+                        fr["pc"] = at - DECIDED
+                        return
+                    pc = at                      # a control instruction: the VM's own
     except FAILURES as err:
         _failed(g, d, fr, pc, err)
     except Stop as stop:            # in a procedure called directly (runtime.direct_call)
@@ -264,13 +283,20 @@ def check_waiting(g: Any, d: dict) -> None:
         abort(g, d, f"{_where(g, d['frames'][-1])}: cannot wait for a decision holding {bad}")
 
 
-def resume(g: Any, d: dict, action: int) -> None:
+def resume(g: Any, d: dict, action: int, c: Ctx | None = None) -> None:
     """Answers the pending decision with option `action` and runs on."""
     pending = d["pending"]
     if pending is None:
         raise ValueError("no decision is pending")
     if type(action) is not int or not 0 <= action < len(pending["options"]):  # the API converted it
         raise ValueError(f"illegal action {action!r}: expected 0..{len(pending['options']) - 1}")
+    answer(g, d, action, c)
+
+
+def answer(g: Any, d: dict, action: int, c: Ctx | None = None) -> None:
+    """Answers the pending decision with option `action`, already checked to be one of
+    its options (GameState.apply_action checks it once), and runs on."""
+    pending = d["pending"]
     d["frames"][-1]["l"][pending["var"]] = pending["options"][action]
     d["pending"] = None
     actions = d["actions"]
@@ -279,4 +305,4 @@ def resume(g: Any, d: dict, action: int) -> None:
         # a longer list would not read back (checkstate): the game stops here, saying why
         abort(g, d, f"the game did not end within {MAX_ACTIONS} decisions")
         return
-    run(g, d)
+    run(g, d, c)

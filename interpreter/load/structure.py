@@ -18,6 +18,7 @@ from ..diagnostics import suggest
 from ..engine.abilities import period_ends
 from ..lang.runtime import RuntimeProblem
 from ..lang.compiler import CALL, EMIT, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF, LET, RET, SETGAME, WINDOW
+from .abilities import bearers
 from .context import Compiling
 from .spec import Node, Src
 
@@ -122,8 +123,9 @@ def compile_main(cx: Compiling, inside: dict[str, bool], listened: set[str], win
     """Adds the program "main" (the whole turn structure, then the end of the game) and a
     program "part:<id>" for one pass of each part (rule scenarios start there): the part's
     body once, for the player `p` when it runs for a player (no if, repetition or turn order)."""
+    lapsing = _lapsing(cx)
     asm = _Asm(cx)
-    w = _Writer(cx, asm, listened, windows)
+    w = _Writer(cx, asm, listened, windows, lapsing)
     for n in cx.spec.structure or []:
         w.node(n, None)
     asm.put((RET, None), cx.spec.structure_src)
@@ -131,7 +133,7 @@ def compile_main(cx: Compiling, inside: dict[str, bool], listened: set[str], win
     cx.programs["main"].where = asm.where
     for n in cx.spec.nodes():
         asm = _Asm(cx)
-        w = _Writer(cx, asm, listened, windows)
+        w = _Writer(cx, asm, listened, windows, lapsing)
         simultaneous = n.data.get("simultaneous")
         player = "#part" if (_outer_player(cx, n) if simultaneous else inside[n.id]) else None
         if player:
@@ -145,9 +147,41 @@ def compile_main(cx: Compiling, inside: dict[str, bool], listened: set[str], win
         cx.programs[f"part:{n.id}"].where = asm.where
 
 
+def _lapsing(cx: Compiling) -> frozenset[str]:
+    """Returns the periods (turn, round) whose end may have something to lapse: use counts
+    of activated abilities limited per that period, and temporary modifiers (verb `modify`,
+    which only a game with quantities can use). The end of any other period does nothing."""
+    if cx.spec.sections["quantities"]:
+        return frozenset({"turn", "round"})
+    out = set()
+    for _def, _section, _objs, abilities in bearers(cx):
+        for a, _src in abilities:
+            limit = a.get("limit")
+            if "activate" in a and isinstance(limit, dict):
+                out.add(limit.get("per"))
+    return frozenset(out)
+
+
+def _const(value: Any) -> Callable:
+    """A function of a constant, with the source a runner writes inline for it (no call)."""
+    fn = lambda c: value  # noqa: E731
+    fn.src, fn.reads = repr(value), ()
+    return fn
+
+
+def _nothing(c: Any) -> None:
+    """The end of a period where nothing lapses: a runner writes it as no code at all. The
+    instruction stays, so the main program's counters (saved in every game) keep their meaning."""
+
+
+_nothing.src, _nothing.reads = "None", ()
+
+
 class _Writer:
-    def __init__(self, cx: Compiling, asm: _Asm, listened: set[str], windows: set[str]):
+    def __init__(self, cx: Compiling, asm: _Asm, listened: set[str], windows: set[str],
+                 lapsing: frozenset[str] = frozenset({"turn", "round"})):
         self.cx, self.asm, self.listened, self.windows = cx, asm, listened, windows
+        self.lapsing = lapsing
 
     def cond(self, n: Node, key: str, player: str | None) -> Callable:
         fn = self.cx.expression(n.data[key], n.src.at(key), ("p",) if player else ())
@@ -175,7 +209,7 @@ class _Writer:
         if not any(k in d for k in ("while", "until", "times", "counter")):
             return None
         k, t = f"#k:{n.id}", f"#t:{n.id}"
-        a.put((LET, k, lambda c: 0), n.src)
+        a.put((LET, k, _const(0)), n.src)
         if "times" in d:
             a.put((LET, t, self.cond(n, "times", player)), n.src)
         head = a.here()
@@ -302,8 +336,7 @@ class _Writer:
             if single is not None:
                 # A step that only calls a procedure (or emits an event) does so from here:
                 # no frame of its own. The part it belongs to is noted for views.
-                nid = n.id
-                a.put((LET, "#step", lambda c: nid), n.src.at("do"))
+                a.put((LET, "#step", _const(n.id)), n.src.at("do"))
                 a.put(single, n.src.at("do"))
             else:
                 a.put((CALL, f"step:{n.id}", self.args(player), None), n.src.at("do"))
@@ -311,7 +344,7 @@ class _Writer:
             self.node(child, player)
         self.announce(n, "end", player)
         if n.kind in ("turn", "round"):
-            a.put((EXPR, _ends(n.kind)), n.src)
+            a.put((EXPR, _ends(n.kind) if n.kind in self.lapsing else _nothing), n.src)
 
 
 def _turn_begins(c: Any) -> None:
@@ -323,4 +356,8 @@ def _unfreeze(c: Any) -> None:
 
 
 def _ends(per: str) -> Callable:
-    return lambda c: period_ends(c.s, per)
+    def ends(c: Any) -> None:
+        d = c.s
+        if "uses" in d or "mods" in d:
+            period_ends(d, per)
+    return ends
