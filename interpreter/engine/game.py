@@ -165,7 +165,8 @@ class CompiledGame:
             return GameState(self, d)
         d = self._blank(n, seed, log)
         s = GameState(self, d)
-        run(self, d)
+        s._c = c = Ctx(d, self, d["frames"][0]["l"], [self.work_budget])
+        run(self, d, c)            # in the context its decisions reuse
         if d["rng"] == seed_state(seed) and self.trace is None and not d["terminal"]:
             # The set-up drew nothing at random, so it is the same for every seed: kept,
             # a later game of this size starts as a copy of it with its own seed.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.runtime import Ctx, RuntimeProblem
+from ..lang.runtime import WORK_BUDGET, Ctx, RuntimeProblem
 
 
 _FORMULA_ERRORS = (RuntimeProblem, TypeError, KeyError, IndexError, ValueError)
@@ -28,24 +28,42 @@ def finish(g: Any, d: dict, reason: str) -> None:
     """Marks the game over and records its result; a formula error aborts cleanly."""
     n = d["n"]
     _stop(d)
-    if getattr(g, "trace", None) is not None:
-        g.trace.add("scoring")
-    # one context a seat for all its formulas (they are pure: they read `me` and the state;
-    # a seat's score and tie-breaks share one work budget, a million items)
-    seats = [Ctx(d, g, {"me": p}) for p in range(n)]
+    trace = getattr(g, "trace", None)
+    if trace is not None:
+        trace.add("scoring")
+    # One context for every seat's formulas (they are pure: they read `me` and the state),
+    # given each seat's locals and work budget in turn: a seat's score, tie-breaks and
+    # win_if share one budget, a million items.
+    c = Ctx(d, g, None)
+    budgets = []
+    score, tiebreaks = g.score, g.tiebreaks
     try:
-        scores = [g.score(c) for c in seats]
-        ties = [[f(c) for f in g.tiebreaks] for c in seats] if g.tiebreaks else [[] for _ in seats]
+        scores, ties = [], []
+        for p in range(n):
+            c.l = {"me": p}
+            c.w = w = [WORK_BUDGET]
+            budgets.append(w)
+            scores.append(score(c))
+            ties.append([f(c) for f in tiebreaks] if tiebreaks else [])
     except _FORMULA_ERRORS as err:
         abort(g, d, f"scoring failed: {err}")
         return
-    keys = [(scores[p], *ties[p]) for p in range(n)]
-    best = max(keys)
-    winners = [p for p in range(n) if keys[p] == best]
+    if n == 2 and not tiebreaks:     # the common case, compared as max() compares the keys
+        s0, s1 = scores
+        winners = [0, 1] if s0 == s1 else [1] if s1 > s0 else [0]
+    else:
+        keys = [(scores[p], *ties[p]) for p in range(n)]
+        best = max(keys)
+        winners = [p for p in range(n) if keys[p] == best]
     if g.win_if is not None:
         # e.g. a solo game is won only from a target score up: the best may still lose.
         try:
-            winners = [p for p in winners if g.win_if(seats[p])]
+            kept = []
+            for p in winners:
+                c.l, c.w = {"me": p}, budgets[p]
+                if g.win_if(c):
+                    kept.append(p)
+            winners = kept
         except _FORMULA_ERRORS as err:
             abort(g, d, f"win_if failed: {err}")
             return
@@ -53,7 +71,7 @@ def finish(g: Any, d: dict, reason: str) -> None:
     d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,
                    "returns": returns}
     if getattr(g, "payoff", None) is not None:
-        problem = _payoffs(g, d, scores)
+        problem = _payoffs(g, d, scores, c)
         if problem:
             abort(g, d, problem)
             return
@@ -64,7 +82,7 @@ def finish(g: Any, d: dict, reason: str) -> None:
                         else "nobody wins"), None])
 
 
-def _payoffs(g: Any, d: dict, scores: list) -> str | None:
+def _payoffs(g: Any, d: dict, scores: list, c: Ctx) -> str | None:
     """Adds the declared payoffs to the result (`returns` keeps the win flags); returns
     what went wrong instead, so a payoff off its declared range never passes silently."""
     n = d["n"]
@@ -72,8 +90,11 @@ def _payoffs(g: Any, d: dict, scores: list) -> str | None:
         mean = sum(scores) / n
         pay = [float(s - mean) for s in scores]
     else:
+        pay = []
         try:
-            pay = [g.payoff(Ctx(d, g, {"me": p})) for p in range(n)]
+            for p in range(n):                   # each seat's formula with a budget of its own
+                c.l, c.w = {"me": p}, [WORK_BUDGET]
+                pay.append(g.payoff(c))
         except _FORMULA_ERRORS as err:
             return f"payoff failed: {err}"
         if any(type(x) not in (int, float) for x in pay):

@@ -169,6 +169,14 @@ def _const(value: Any) -> Callable:
     return fn
 
 
+def _local(name: str) -> Callable:
+    """A function reading a local, with its source for a runner to write inline: it fails
+    (a KeyError, only in a state made by hand) as the function would."""
+    fn = lambda c: c.l[name]  # noqa: E731
+    fn.src, fn.reads = f"l[{name!r}]", ()
+    return fn
+
+
 def _nothing(c: Any) -> None:
     """The end of a period where nothing lapses: a runner writes it as no code at all. The
     instruction stays, so the main program's counters (saved in every game) keep their meaning."""
@@ -257,7 +265,7 @@ class _Writer:
         it, slot = f"#o:{n.id}", f"#p:{n.id}"
         a.put((FOR_INIT, it, self.order(n, player)), n.src)
         head = a.put((FOR_NEXT, it, slot, -1), n.src)
-        a.put((LET, "p", lambda c, s=slot: c.l[s]), n.src)
+        a.put((LET, "p", _local(slot)), n.src)
         if "skip" in n.data:
             skip = self.cond(n, "skip", slot)
             a.put((JUMPF, lambda c, f=skip: not f(c), head), n.src)
@@ -265,7 +273,7 @@ class _Writer:
         a.put((JUMP, head), n.src)
         a.patch(head, a.here())
         if player is not None:      # the enclosing part's player again
-            a.put((LET, "p", lambda c, s=player: c.l[s]), n.src)
+            a.put((LET, "p", _local(player)), n.src)
 
     def simultaneous(self, n: Node, player: str | None) -> None:
         a = self.asm
@@ -349,6 +357,10 @@ class _Writer:
 
 def _turn_begins(c: Any) -> None:
     c.s["turns"] += 1
+
+
+# written inline by a runner (a saved state's `turns` is an int: checkstate)
+_turn_begins.src, _turn_begins.reads = "c.s.__setitem__('turns', c.s['turns'] + 1)", ()
 
 
 def _unfreeze(c: Any) -> None:
