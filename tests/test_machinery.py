@@ -1,0 +1,178 @@
+"""The fixed cost of a decision and of a game (issue 26): what the turn structure, the VM
+and the scoring do besides the rules' own code, cut without changing a game, its saved
+states, its budgets or where a failing rule is named."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.engine import scoring
+from interpreter.engine.game import deserialize
+from interpreter.lang.compiler import EXPR
+from interpreter.load.build import build, load_game
+from interpreter.records import make_record, play
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _period_ends(g) -> list:
+    """The functions the main program runs where a turn or a round ends."""
+    return [ins[1] for ins in g.programs["main"].code
+            if ins[0] == EXPR and getattr(ins[1], "__name__", "") in ("ends", "_nothing")]
+
+
+def test_a_period_ends_as_no_code_where_nothing_can_lapse():
+    plain = load_game(FIXTURES / "games" / "pig-plain")      # no quantity, no limited ability
+    ends = _period_ends(plain)
+    assert len(ends) == 3 and all(getattr(f, "src", None) == "None" for f in ends)
+    relay = load_game(FIXTURES / "relay")                     # quantities: a modifier may lapse
+    ends = _period_ends(relay)
+    assert ends and all(f.__name__ == "ends" for f in ends)
+
+
+def test_a_modifier_until_the_turn_still_lapses_at_its_end():
+    from interpreter.lang.runtime import Ctx
+    from interpreter.verbs.abilities import modify
+    g = load_game(FIXTURES / "relay")
+    s = g.new_initial_state(2, 1)
+    modify(Ctx(s.d, g, {}), "hand_limit", 1, None, None, "turn", [])
+    modify(Ctx(s.d, g, {}), "hand_limit", 2, None, None, "game", [])
+    turns = s.d["turns"]
+    while s.d["turns"] == turns and not s.is_terminal():
+        s.apply_action(0)
+    assert [m["until"] for m in s.d["mods"]] == ["game"]
+
+
+@pytest.mark.parametrize("part,value,message", [
+    ("uses", {"turn": {"x@y": 1}}, "no ability of this game is limited per turn"),
+    ("mods", [{"q": "strength", "until": "turn", "args": [], "add": 1}], "not a quantity of this game"),
+])
+def test_a_save_holding_what_the_game_cannot_make_lapse_is_refused(part, value, message):
+    # pig has no limited ability and no quantity: nothing lapses at its turns' ends, so
+    # use counts or modifiers in its saved state could only stay forever.
+    g = load_game("pig")
+    data = json.loads(g.new_initial_state(2, 1).serialize())
+    data["state"][part] = value
+    with pytest.raises(ValueError, match=message):
+        deserialize(g, json.dumps(data))
+
+
+SPEND = """
+game: {id: spend, name: Spend, version: "0.1", rulebook: a test, players: {min: 1, max: 1}}
+limits: {steps: 400, work: 1000}
+vars:
+  game: {n: 0}
+procedures:
+  busy:
+    do: |
+      let k = 0
+      while k < 100 {
+        k += 1
+      }
+      let xs = range(600)
+      let a = choose([1, 2], player=0, always=true)
+      game.n += 1
+      if game.n >= 6 {
+        end_game(reason="done")
+      }
+structure:
+  - round: r
+    while: "true"
+    steps:
+      - {step: s, do: busy()}
+scoring:
+  score: game.n
+"""
+
+
+def test_each_run_between_two_decisions_has_the_whole_budgets(tmp_path):
+    # Each decision's run spends more than half of the step budget and of the work budget:
+    # a context reused from run to run (GameState.apply_action) starts each run afresh.
+    (tmp_path / "game.yaml").write_text(SPEND)
+    g, problems = build(tmp_path, [])
+    assert g is not None, problems
+    s = g.new_initial_state(1, 1)
+    for _ in range(6):
+        assert not s.is_terminal()
+        s.apply_action(1)
+    assert s.d["result"]["reason"] == "done", s.d["result"]
+    (tmp_path / "game.yaml").write_text(SPEND.replace("range(600)", "range(1200)"))
+    s = build(tmp_path, [])[0].new_initial_state(1, 1)
+    assert "work budget" in s.d["result"]["aborted"]          # one run's work is still bounded
+
+
+def test_a_rule_failing_right_after_a_decision_is_named_at_its_line(tmp_path):
+    # The run after a decision starts in the waiting program's runner, before the VM's
+    # loop (engine/vm.py): a failure there names its own line, as one in the loop does.
+    (tmp_path / "game.yaml").write_text(SPEND.replace("      game.n += 1\n", "      game.n += [1][a]\n"))
+    g = build(tmp_path, [])[0]
+    s = g.new_initial_state(1, 1)
+    s.apply_action(1)                    # a == 2: no item [2]
+    text = SPEND.splitlines()
+    line = next(i for i, t in enumerate(text, 1) if "game.n += 1" in t)
+    assert s.d["result"]["aborted"].startswith(f"{tmp_path / 'game.yaml'}:{line}:") or \
+        f"game.yaml:{line}:" in s.d["result"]["aborted"], s.d["result"]["aborted"]
+    assert "no item [2]" in s.d["result"]["aborted"]
+
+
+def test_a_state_whose_data_was_replaced_runs_in_a_context_of_its_own():
+    g = load_game("tic-tac-toe")
+    a, b = g.new_initial_state(2, 1), g.new_initial_state(2, 1)
+    a.apply_action(0)
+    a.d = b.d                       # its kept context names the old data: not reused
+    a.apply_action(4)
+    assert b.d["actions"] == [4] and a._c.s is b.d
+
+
+class _Seats:
+    """A stand-in game for finish: its scores and tie-breaks given as data."""
+
+    def __init__(self, scores, ties=(), win_if=None):
+        self.score = lambda c: scores[c.l["me"]]
+        self.tiebreaks = [lambda c, t=t: t[c.l["me"]] for t in ties]
+        self.win_if, self.payoff, self.trace = win_if, None, None
+
+    def player_name(self, p):
+        return f"P{p}"
+
+
+@pytest.mark.parametrize("scores,ties,winners", [
+    ([3, 3], (), [0, 1]), ([4, 3], (), [0]), ([3, 4], (), [1]),
+    ([3, 3], ([1, 2],), [1]), ([2, 5, 5], (), [1, 2]), ([1.5, 1.5], (), [0, 1]),
+])
+def test_finish_finds_the_winners_by_score_then_tiebreaks(scores, ties, winners):
+    d = {"n": len(scores), "frames": [], "pending": None, "terminal": False, "log": [], "log_on": False}
+    scoring.finish(_Seats(scores, ties), d, "over")
+    assert d["result"]["winners"] == winners
+    assert d["result"]["returns"] == [1.0 if p in winners else 0.0 for p in range(len(scores))]
+
+
+def test_win_if_of_each_seat_spends_what_its_score_left():
+    # A seat's score, tie-breaks and win_if share one work budget (a million items).
+    from interpreter.lang.runtime import WORK_BUDGET, spend
+
+    def score(c):
+        spend(c, WORK_BUDGET - 10)
+        return 1
+    g = _Seats([1, 1], win_if=lambda c: spend(c, 20) or True)
+    g.score = score
+    d = {"n": 2, "frames": [], "pending": None, "terminal": False, "log": [], "log_on": False}
+    scoring.finish(g, d, "over")
+    assert d["result"]["reason"] == "aborted" and "win_if failed: work budget" in d["result"]["aborted"]
+
+
+@pytest.mark.parametrize("game,players", [("pig", 2), ("tic-tac-toe", 2), (FIXTURES / "games" / "kuhn-poker", 2),
+                                          (FIXTURES / "games" / "pig-plain", 2)])
+def test_small_games_play_the_same_from_a_save_at_every_decision(game, players):
+    from interpreter.agents import make_agents
+    from interpreter.engine import rng
+    g = load_game(game)
+    seed = rng.derive(3, 1)
+    whole = play(g, players, seed, make_agents(["random"], players, seed), log=False)
+    s = g.new_initial_state(players, seed, log=False)
+    for a in whole.d["actions"]:
+        s = deserialize(g, s.serialize())        # a saved game plays on as the one never saved
+        s.apply_action(a)
+    assert make_record(s)["final_state_sha256"] == make_record(whole)["final_state_sha256"]
