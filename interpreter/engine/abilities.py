@@ -183,8 +183,25 @@ def _locals(d: dict, obj: str, extra: dict) -> dict:
 
 def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
     """Returns (program, locals) for every trigger and ability answering an event, in order."""
-    out: list[tuple[int, str, dict]] = []
     table = g.abilities
+    targeted = table.targeted.get(event)
+    if not targeted:
+        # Only listeners of every instance of the event: found in definition order, so
+        # nothing to sort. A condition reads (never changes) the locals its effect gets.
+        found: list[tuple[str, dict]] = []
+        for t in table.listeners.get(event, ()):
+            ab = t.ability
+            if ab is None:
+                l = dict(fields)
+                if t.condition is None or t.condition(Ctx(d, g, l)):
+                    found.append((t.program, l))
+                continue
+            for obj in counting(d, g, ab):
+                l = _locals(d, obj, fields)
+                if t.condition is None or t.condition(Ctx(d, g, l)):
+                    found.append((t.program, l))
+        return found
+    out: list[tuple[int, str, dict]] = []
     for t in table.listeners.get(event, ()):
         ab = t.ability
         if ab is None:
@@ -195,7 +212,6 @@ def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
             l = _locals(d, obj, fields)
             if t.condition is None or t.condition(Ctx(d, g, l)):
                 out.append((t.order, t.program, l))
-    targeted = table.targeted.get(event)
     if targeted:
         mixed = bool(out)
         for name, by_object in targeted.items():

@@ -252,6 +252,17 @@ class _Writer:
             fn = self.cx.expression(how["order"], n.src.at("players", "order"), ("p",) if player else ())
             return fn or (lambda c: [])
         step = 1 if how == "clockwise" else -1
+        if "from" not in n.data:
+            # from the first seat: the same order at every pass for a number of players
+            known: dict[int, list[int]] = {}
+
+            def fixed(c: Any) -> list[int]:
+                n_ = c.s["n"]
+                seats = known.get(n_)
+                if seats is None:
+                    seats = known[n_] = [(step * i) % n_ for i in range(n_)]
+                return seats[:]              # the loop's own list, as a new order is
+            return fixed
 
         def order(c: Any) -> list[int]:
             n_, f = c.s["n"], first(c)
