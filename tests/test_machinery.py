@@ -176,3 +176,18 @@ def test_small_games_play_the_same_from_a_save_at_every_decision(game, players):
         s = deserialize(g, s.serialize())        # a saved game plays on as the one never saved
         s.apply_action(a)
     assert make_record(s)["final_state_sha256"] == make_record(whole)["final_state_sha256"]
+
+
+def test_a_set_up_starts_from_a_copy_of_the_blank_made_part_by_part():
+    # A game whose set-up draws at random (Kuhn poker shuffles) starts each game from the
+    # kept blank state: copied by its known shape, the same as a full copy, and independent.
+    from interpreter.engine import state as st
+    g = load_game(FIXTURES / "games" / "kuhn-poker")
+    g.new_initial_state(2, 1)
+    blank = g._blanks[2]
+    before = st.dumps(blank)
+    assert st.dumps(st.copy_blank(blank)) == st.dumps(st.clone_state(blank)) == before
+    s = g.new_initial_state(2, 2)
+    s.apply_action(1)
+    assert st.dumps(blank) == before and not blank["places"].own
+    assert st.copy_blank(blank)["frames"][0]["l"] is not blank["frames"][0]["l"]

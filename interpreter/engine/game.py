@@ -184,7 +184,7 @@ class CompiledGame:
                 places[start].append(obj)
             blank = st.new_state(n, 0, places, self.player_vars, self.game_vars, self.main)
             self._blanks[n] = blank
-        d = st.clone_state(blank)
+        d = st.copy_blank(blank)
         d["seed"], d["rng"], d["log_on"] = seed, seed_state(seed), log
         return d
 

@@ -110,6 +110,27 @@ def clone_state(d: dict) -> dict:
     return e
 
 
+def copy_blank(blank: dict) -> dict:
+    """Returns a copy of a state made by `new_state` that nothing has played on (a
+    game's set-up starts from one, kept per number of players): what it holds is known,
+    so it copies part by part, as clone_state would copy it, without looking at each."""
+    d = blank.copy()                        # numbers, flags and None: shared as they are
+    places = blank["places"]
+    if type(places) is not Places or places.own:
+        places = blank["places"] = Places(places)
+        places.own = set()                  # its lists are shared from now on
+    d["places"] = shared = Places(places)
+    shared.own = set()
+    d["loc"] = blank["loc"].copy()
+    d["attrs"] = {}
+    d["pvars"] = blank["pvars"][:]          # each seat's variables are written anew, never changed
+    d["gvars"] = blank["gvars"].copy()
+    d["frames"] = [{**f, "l": {}} for f in blank["frames"]]
+    d["log"] = []
+    d["actions"] = []
+    return d
+
+
 def copy_frames(frames: list) -> list:
     """Returns a copy of the stack of frames that nothing the original does changes: each
     frame and its locals are new dicts, and so is each list the locals hold (a `for` loop's
