@@ -191,3 +191,94 @@ def test_a_set_up_starts_from_a_copy_of_the_blank_made_part_by_part():
     s.apply_action(1)
     assert st.dumps(blank) == before and not blank["places"].own
     assert st.copy_blank(blank)["frames"][0]["l"] is not blank["frames"][0]["l"]
+
+
+CALLS = """
+game: {id: calls, name: Calls, version: "0.1", rulebook: a test, players: {min: 1, max: 1}}
+vars:
+  game: {n: 0, got: 0}
+procedures:
+  maybe:
+    params: [k]
+    do: |
+      if k % 3 == 0 {
+        let x = choose([1, 2], player=0, always=true)
+        return x
+      }
+      return k
+structure:
+  - round: r
+    while: "game.n < 7"
+    steps:
+      - step: s
+        do: |
+          game.n += 1
+          let v = maybe(game.n)
+          game.got += v
+scoring:
+  score: game.got
+"""
+
+
+class _Counted(list):
+    """A stack of frames that counts the frames pushed on it."""
+    pushed = 0
+
+    def append(self, fr):
+        _Counted.pushed += 1
+        super().append(fr)
+
+
+def _calls(tmp_path, text=CALLS):
+    (tmp_path / "game.yaml").write_text(text)
+    fast, problems = build(tmp_path, [])
+    assert fast is not None, problems
+    slow = build(tmp_path, [])[0]
+    for prog in slow.programs.values():
+        prog.runner = None                  # one instruction at a time: every call a frame
+    return fast, slow
+
+
+def test_a_call_that_returns_without_stopping_pushes_no_frame(tmp_path):
+    fast, slow = _calls(tmp_path)
+    a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
+    a.d["frames"] = _Counted(a.d["frames"])
+    _Counted.pushed = 0
+    for action in (1, 0):
+        assert a.serialize() == b.serialize()     # the same frames wait at each decision
+        a.apply_action(action)
+        b.apply_action(action)
+    # game.n 4 to 7: step s and maybe are called four times each (eight frames, a frame a
+    # call). Step s calls maybe through the VM, so it gets its frame at that call; maybe
+    # needs one only at 6, where it stops: five frames.
+    assert _Counted.pushed == 5
+    assert a.serialize() == b.serialize() and a.d["result"]["scores"] == [1 + 2 + 2 + 4 + 5 + 1 + 7]
+
+
+@pytest.mark.parametrize("fails", ["      let y = [k][k + 3]\n      return y\n",   # in its body
+                                   "      return [k][k + 3]\n"])                    # in its return
+def test_a_call_that_fails_without_a_frame_is_named_at_its_line(tmp_path, fails):
+    fast, slow = _calls(tmp_path, CALLS.replace("      return k\n", fails))
+    a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
+    assert "no item [4]" in a.d["result"]["aborted"]
+    assert a.d["result"]["aborted"] == b.d["result"]["aborted"]
+
+
+DOWN = """
+  down:
+    params: [k]
+    do: |
+      if k > 0 {
+        down(k - 1)
+      }
+"""
+
+
+@pytest.mark.parametrize("k", range(1, 6))
+def test_calls_under_a_call_without_a_frame_count_it_toward_the_depth_limit(tmp_path, k):
+    # maybe (run without a frame) calls down, which recurses k deep as direct Python calls
+    # (runtime.direct_call): the depth limit counts maybe's frame as if it were there.
+    text = CALLS.replace("vars:", "limits: {depth: 6}\nvars:").replace("procedures:", "procedures:" + DOWN)
+    fast, slow = _calls(tmp_path, text.replace("      return k\n", f"      down({k})\n      return k\n"))
+    a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
+    assert a.serialize() == b.serialize()

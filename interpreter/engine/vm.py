@@ -95,13 +95,57 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
                 fr["pc"] = pc
                 if trace is not None:
                     trace.add(key)
-                fr = {"p": key, "pc": 0, "l": args, "d": fr["d"], "r": ins[3]}
-                if done:
-                    fr["x"] = done
-                frames.append(fr)
-                prog = programs[key]
-                code, runner, pc = prog.code, prog.runner, 0
-                c.l = l = args
+                callee = programs.get(key)
+                first = callee.runner if callee is not None else None
+                if first is not None:
+                    # The callee runs first without a frame of its own (direct calls under
+                    # it count it: c.dd): most calls return without stopping, and then no
+                    # frame was needed. One that stops, calls, emits or fails gets its
+                    # frame then, as it would have had from its start.
+                    c.l = args
+                    c.dd = 1
+                    ret_at = -1
+                    try:
+                        at = first(c, 0)
+                        if 0 <= at < DECIDED and callee.code[at][0] == RET:
+                            ret_at = at
+                            c.n += 1                     # the return's step, as below
+                            if c.n > budget:
+                                raise RuntimeProblem(f"step budget of {budget} exceeded (an endless loop?)")
+                            ret = callee.code[at][1]
+                            value = ret(c) if ret is not None else None
+                    except BaseException:
+                        fr = {"p": key, "pc": 0, "l": args, "d": fr["d"], "r": ins[3]}
+                        if done:
+                            fr["x"] = done
+                        frames.append(fr)
+                        pc = ret_at + 1 if ret_at >= 0 else c.at + 1    # the instruction that failed
+                        raise
+                    c.dd = 0
+                    if ret_at >= 0:                      # returned: the caller runs on
+                        c.l = l
+                        if ins[3] is not None:
+                            l[ins[3]] = value
+                    else:
+                        fr = {"p": key, "pc": 0, "l": args, "d": fr["d"], "r": ins[3]}
+                        if done:
+                            fr["x"] = done
+                        frames.append(fr)
+                        prog = callee
+                        code, runner, l = prog.code, prog.runner, args
+                        if at >= DECIDED:                    # it asked a decision
+                            fr["pc"] = at - DECIDED
+                            return
+                        pc = at if at >= 0 else ~at          # a control instruction, or one
+                        continue                             # its runner cannot start at
+                else:
+                    fr = {"p": key, "pc": 0, "l": args, "d": fr["d"], "r": ins[3]}
+                    if done:
+                        fr["x"] = done
+                    frames.append(fr)
+                    prog = programs[key]
+                    code, runner, pc = prog.code, prog.runner, 0
+                    c.l = l = args
             elif op == RET:
                 value = ins[1](c) if ins[1] is not None else None
                 frames.pop()
