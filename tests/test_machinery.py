@@ -220,6 +220,32 @@ scoring:
 """
 
 
+LAMP = """zones:
+  - {id: box}
+components:
+  - id: lamp
+    kind: thing
+    start: box
+    provenance: {kind: external, source: a test}
+    effect: |
+      let z = 1
+      log("lamp")
+      game.got += 100
+"""
+LEAVES = (CALLS.replace("vars:", """box: {thing: 1}
+triggers:
+  - on: bump
+    params: [k]
+    do: |
+      let z = k
+      log("bump")
+      game.got += 10 * z
+vars:""").replace("          game.got += v\n", """          game.got += v
+          emit("bump", k=v)
+          run("lamp", me=0)
+"""))
+
+
 class _Counted(list):
     """A stack of frames that counts the frames pushed on it."""
     pushed = 0
@@ -229,8 +255,10 @@ class _Counted(list):
         super().append(fr)
 
 
-def _calls(tmp_path, text=CALLS):
+def _calls(tmp_path, text=CALLS, components=None):
     (tmp_path / "game.yaml").write_text(text)
+    if components:
+        (tmp_path / "components.yaml").write_text(components)
     fast, problems = build(tmp_path, [])
     assert fast is not None, problems
     slow = build(tmp_path, [])[0]
@@ -253,6 +281,33 @@ def test_a_call_that_returns_without_stopping_pushes_no_frame(tmp_path):
     # needs one only at 6, where it stops: five frames.
     assert _Counted.pushed == 5
     assert a.serialize() == b.serialize() and a.d["result"]["scores"] == [1 + 2 + 2 + 4 + 5 + 1 + 7]
+
+
+def test_an_answer_to_an_event_and_an_effect_run_push_no_frame_when_they_do_not_stop(tmp_path):
+    fast, slow = _calls(tmp_path, LEAVES, LAMP)
+    a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
+    a.d["frames"] = _Counted(a.d["frames"])
+    _Counted.pushed = 0
+    for action in (1, 0):
+        assert a.serialize() == b.serialize()
+        a.apply_action(action)
+        b.apply_action(action)
+    assert a.serialize() == b.serialize() and a.d["result"]["scores"] == [22 * 11 + 7 * 100]
+    assert _Counted.pushed == 5       # as without the event and the effect: their programs got none
+
+
+@pytest.mark.parametrize("fails", ["game.got += 10 * [z][z]", "game.got += 100 * [z][5]"])
+def test_an_answer_or_an_effect_failing_without_a_frame_is_named_at_its_line(tmp_path, fails):
+    # the third line of the trigger's or the effect's program
+    text, lamp = LEAVES, LAMP
+    if "10 *" in fails:
+        text = text.replace("game.got += 10 * z", fails)
+    else:
+        lamp = lamp.replace("game.got += 100", fails)
+    fast, slow = _calls(tmp_path, text, lamp)
+    a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
+    assert "no item" in a.d["result"]["aborted"]
+    assert a.d["result"]["aborted"] == b.d["result"]["aborted"]
 
 
 @pytest.mark.parametrize("fails", ["      let y = [k][k + 3]\n      return y\n",   # in its body

@@ -182,12 +182,39 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
                     fr["pc"] = pc
                     if trace is not None:
                         trace.update(program for program, _fl in answers)
+                    if len(answers) == 1:
+                        # one answer: run first without a frame, as a call is (above)
+                        program, fl = answers[0]
+                        callee = programs.get(program)
+                        if callee is not None and callee.runner is not None:
+                            c.l = fl
+                            try:
+                                at = _leaf(c, callee, budget)
+                            except BaseException:
+                                fr = {"p": program, "pc": 0, "l": fl, "d": depth, "r": None}
+                                frames.append(fr)
+                                pc = c.at
+                                raise
+                            if at == RETURNED:
+                                c.l = l
+                            else:
+                                fr = {"p": program, "pc": 0, "l": fl, "d": depth, "r": None}
+                                frames.append(fr)
+                                prog = callee
+                                code, runner, l = prog.code, prog.runner, fl
+                                if at >= DECIDED:
+                                    fr["pc"] = at - DECIDED
+                                    return
+                                pc = at if at >= 0 else ~at
+                                continue
+                            answers = ()
                     for program, fl in reversed(answers):
                         frames.append({"p": program, "pc": 0, "l": fl, "d": depth, "r": None})
-                    fr = frames[-1]
-                    prog = programs[fr["p"]]
-                    code, runner, pc = prog.code, prog.runner, 0
-                    c.l = l = fr["l"]
+                    if answers:
+                        fr = frames[-1]
+                        prog = programs[fr["p"]]
+                        code, runner, pc = prog.code, prog.runner, 0
+                        c.l = l = fr["l"]
             elif op == RUN:
                 obj = ins[1](c)
                 key = g.effects.get(obj)
@@ -201,11 +228,33 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
                 child = {"p": key, "pc": 0, "l": {"me": ins[2](c), "this": obj}, "d": fr["d"], "r": None}
                 if "x" in fr:
                     child["x"] = fr["x"]
-                frames.append(child)
-                fr = child
-                prog = programs[key]
-                code, runner, pc = prog.code, prog.runner, 0
-                c.l = l = child["l"]
+                callee = programs.get(key)
+                if callee is not None and callee.runner is not None:
+                    # without a frame first, as a call is (above)
+                    c.l = child["l"]
+                    try:
+                        at = _leaf(c, callee, budget)
+                    except BaseException:
+                        frames.append(child)
+                        fr, pc = child, c.at
+                        raise
+                    if at == RETURNED:
+                        c.l = l
+                    else:
+                        frames.append(child)
+                        fr, prog = child, callee
+                        code, runner, l = prog.code, prog.runner, child["l"]
+                        if at >= DECIDED:
+                            fr["pc"] = at - DECIDED
+                            return
+                        pc = at if at >= 0 else ~at
+                        continue
+                else:
+                    frames.append(child)
+                    fr = child
+                    prog = programs[key]
+                    code, runner, pc = prog.code, prog.runner, 0
+                    c.l = l = child["l"]
             elif op == END:
                 finish(g, d, str(ins[1](c)))
                 return
@@ -231,6 +280,35 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
         _failed(g, d, fr, pc, err)
     except Stop as stop:            # in a procedure called directly (runtime.direct_call)
         _failed(g, d, *stop.args)
+
+
+RETURNED = -(1 << 50)      # _leaf: the program returned (no pc of a runner's reads this)
+
+
+def _leaf(c: Ctx, prog: Any, budget: int) -> int:
+    """Runs a program from its start without a frame of its own (c.l is its locals; direct
+    calls under it count it, c.dd): returns RETURNED if it ran to its return (counted
+    and evaluated as the VM does), else where its runner stopped, for the VM to give it
+    its frame and carry on there. A failure sets c.at to the pc after the instruction
+    that failed, as the VM names it."""
+    c.dd = 1
+    ret_at = -1
+    try:
+        at = prog.runner(c, 0)
+        if 0 <= at < DECIDED and prog.code[at][0] == RET:
+            ret_at = at
+            c.n += 1
+            if c.n > budget:
+                raise RuntimeProblem(f"step budget of {budget} exceeded (an endless loop?)")
+            ret = prog.code[at][1]
+            if ret is not None:
+                ret(c)
+            at = RETURNED
+    except BaseException:
+        c.at = ret_at + 1 if ret_at >= 0 else c.at + 1
+        raise
+    c.dd = 0
+    return at
 
 
 def _failed(g: Any, d: dict, fr: dict, pc: int, err: BaseException) -> None:
