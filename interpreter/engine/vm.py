@@ -3,6 +3,11 @@
 The pending work is a stack of frames in the state (program id, pc, locals), so
 running stops cleanly at any decision and resumes from data alone. A step budget and
 a frame-depth limit turn a runaway definition into a logged, aborted game.
+
+A frame is only needed where a program stops: a called procedure, the one answer to an
+event or an object's effect first runs without one (`_leaf`), and gets its frame only if
+it stops, calls, emits or fails, as it would have had from its start. So the frames at
+every decision, and every saved game, are the same as if each call had pushed one.
 """
 from __future__ import annotations
 
