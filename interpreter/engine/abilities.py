@@ -84,7 +84,7 @@ class Filed:
                 out.extend((ab, o) for ab, o in pairs if counts(d, g, ab, o))
                 continue
             contents = d["places"]
-            if sum(len(contents[pl]) for pl in places) >= len(pairs):
+            if sum(map(len, map(contents.__getitem__, places))) >= len(pairs):
                 loc = d["loc"]
                 out.extend((ab, o) for ab, o in pairs if loc[o] in places)
             else:
@@ -167,7 +167,7 @@ def counting(d: dict, g: Any, ab: Ability) -> list[str] | tuple[str, ...]:
     if places is None:            # `board`: any space; look at every carrier
         return [o for o in ab.objects if counts(d, g, ab, o)]
     contents = d["places"]
-    if sum(len(contents[pl]) for pl in places) >= len(ab.objects):
+    if sum(map(len, map(contents.__getitem__, places))) >= len(ab.objects):
         loc = d["loc"]
         return [o for o in ab.objects if loc[o] in places]
     rank = ab.rank
@@ -248,7 +248,7 @@ def usable(g: Any, d: dict, window: str, p: int) -> list[list]:
                 continue
             if ab.limit is not None and _uses(d, ab.limit[0]).get(_limit_key(ab, obj, p), 0) >= ab.limit[1]:
                 continue
-            c = Ctx(d, g, _locals(d, obj, {"p": p}))
+            c = Ctx(d, g, {"p": p, "me": p, "this": obj})       # its controller is p (above)
             if ab.condition is not None and not ab.condition(c):
                 continue
             if ab.can_pay is not None and not ab.can_pay(c):
