@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.agents import make_agents
+from interpreter.agents import RandomAgent, make_agents
+from interpreter.bots import draws
+from interpreter.bots.determinize import Sampler
+from interpreter.engine import rng
 from interpreter.load.build import load_game
 
 DECISIONS = 15
@@ -41,3 +44,32 @@ def test_bots_choose_the_moves_they_chose_before(gid, players, seed, moves, rngs
         state.apply_action(a)
     assert played == moves
     assert [a.get_state()["rng"] for a in agents] == rngs
+
+
+def test_the_bots_draws_are_the_engines():
+    """bots/draws.py writes SplitMix64 out for speed: the same numbers as engine/rng.py,
+    rejections included (n just above 2**63 rejects about half the raw draws)."""
+    sizes = [1, 2, 3, 7, 10, 52, 1000, (1 << 63) + 1, (1 << 64) - 1]
+    for seed in range(40):
+        a, b = {"rng": rng.seed_state(seed)}, {"rng": rng.seed_state(seed)}
+        assert [draws.below(a, n) for n in sizes] == [rng.below(b, n) for n in sizes]
+        assert a == b
+        x, y = list(range(seed)), list(range(seed))
+        draws.shuffle(a, x)
+        rng.shuffle(b, y)
+        assert x == y and a == b
+
+
+def test_a_sample_leaves_the_true_state_alone():
+    """A sample resets other seats' private variables in its own copy, never in the game
+    it was drawn from (footprints keeps each seat's leaders private)."""
+    g = load_game("footprints")
+    s = g.new_initial_state(2, seed=3)
+    r = RandomAgent(1)
+    for _ in range(12):
+        s.apply_action(r.step(s))
+    before = s.serialize()
+    assert any(s.d["pvars"][1].get(k) for k in g.private_vars)
+    x = Sampler(g).sample(s, 0, {"rng": 5})
+    assert s.serialize() == before
+    assert all(x.d["pvars"][1][k] == g.player_vars[k] for k in g.private_vars)
