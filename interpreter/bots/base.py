@@ -17,7 +17,7 @@ class SamplingBot(SeededBot):
 
     def sample(self, state: GameState, seat: int) -> GameState:
         """Returns a copy of `state` with what `seat` cannot see drawn anew by this bot's RNG."""
-        return self.deal(state, seat).draw(self._d)
+        return self.deal(state, seat).draw(self._d, last=True)
 
     def deal(self, state: GameState, seat: int) -> Deal:
         """Returns the sampler of one position, for many samples of it: each `draw(self._d)`

@@ -50,7 +50,7 @@ class Sampler:
     def sample(self, state: GameState, seat: int, r: dict) -> GameState:
         """Returns a playable copy of `state` consistent with `seat`'s observation, drawing
         everything hidden with the bot's RNG state `r` (advanced in place)."""
-        return self.deal(state, seat).draw(r)
+        return self.deal(state, seat).draw(r, last=True)
 
     def deal(self, state: GameState, seat: int) -> "Deal":
         """Returns what every sample of `state` for `seat` shares, to draw many samples of
@@ -78,7 +78,7 @@ class Deal:
         e["log"] = [line for line in e["log"] if line[1] is None or line[1] == seat]
         e["log_on"] = False
         e["actions"] = []
-        self._base = e
+        self._base: dict | None = e
         places, group = d["places"], sampler._group
         self._hidden = [p for p in sampler.hidden_places(d["n"], seat) if places[p]]
         pools: dict[tuple, list[str]] = {}
@@ -93,9 +93,16 @@ class Deal:
         # in a fixed order, each pool sorted: the RNG draws must not follow the true order
         self._pools = [(key, sorted(pools[key])) for key in sorted(pools)]
 
-    def draw(self, r: dict) -> GameState:
-        """Returns one sample, drawn with the bot's RNG state `r` (advanced in place)."""
-        e = clone_state(self._base)
+    def draw(self, r: dict, last: bool = False) -> GameState:
+        """Returns one sample, drawn with the bot's RNG state `r` (advanced in place). The
+        `last` draws into the deal's own copy, saving a copy; the deal is spent after it."""
+        e = self._base
+        if e is None:
+            raise RuntimeError("this deal's last sample was drawn")
+        if last:
+            self._base = None
+        else:
+            e = clone_state(e)
         self._redeal(e, r)
         r["rng"], bits = rng.next_u64(r["rng"])
         e["rng"] = rng.seed_state(bits)
