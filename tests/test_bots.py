@@ -8,6 +8,7 @@ from interpreter.agents import RandomAgent, make_agent, make_agents, parse_seat,
 from interpreter.batch import simulate
 from interpreter.bots.determinize import Sampler
 from interpreter.bots.rating import ratings, rewards
+from interpreter.engine.state import unshare
 from interpreter.engine.view import visible
 from interpreter.load.build import load_game
 from interpreter.records import play, replay
@@ -61,6 +62,7 @@ def _perturbed(state, seat: int):
     g = state.game
     e = state.clone()
     d = e.d
+    unshare(d)         # its place lists are changed by hand below: not the original's any more
     kinds = {o: k for o, k, _s in g.components}
     hidden = [p for p in d["places"] if d["places"][p] and not visible(g, p, seat)]
     for p in hidden:

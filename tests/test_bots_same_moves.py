@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.agents import RandomAgent, make_agents
+from interpreter.agents import make_agents
 from interpreter.bots import draws
-from interpreter.bots.determinize import Sampler
 from interpreter.engine import rng
 from interpreter.load.build import load_game
 
@@ -59,17 +58,3 @@ def test_the_bots_draws_are_the_engines():
         rng.shuffle(b, y)
         assert x == y and a == b
 
-
-def test_a_sample_leaves_the_true_state_alone():
-    """A sample resets other seats' private variables in its own copy, never in the game
-    it was drawn from (footprints keeps each seat's leaders private)."""
-    g = load_game("footprints")
-    s = g.new_initial_state(2, seed=3)
-    r = RandomAgent(1)
-    for _ in range(12):
-        s.apply_action(r.step(s))
-    before = s.serialize()
-    assert any(s.d["pvars"][1].get(k) for k in g.private_vars)
-    x = Sampler(g).sample(s, 0, {"rng": 5})
-    assert s.serialize() == before
-    assert all(x.d["pvars"][1][k] == g.player_vars[k] for k in g.private_vars)

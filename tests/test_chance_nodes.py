@@ -56,3 +56,23 @@ def test_seeded_deals_are_not_the_same_game():
     game = pyspiel.load_game(cairn_spiel.register(str(KUHN)), {"chance": "deals", "deals": 64})
     out = _exact(game)
     assert out["leaves"] == 64 * 5 and out["value"] != Fraction(1, 8)
+
+
+def test_a_shuffle_is_drawn_node_by_node_but_run_once(monkeypatch):
+    """A shuffle of the 28 dominoes is 27 chance nodes (28, 27, ... 2 outcomes), as before;
+    the sizes after the first are known, so the set-up runs again once all are chosen,
+    not once a node (which made a deal cost the square of its size)."""
+    import random
+    name = cairn_spiel.register(str(KUHN.parent / "block-dominoes"))
+    game = pyspiel.load_game(name)
+    runs = []
+    advance = cairn_spiel.CairnState._advance
+    monkeypatch.setattr(cairn_spiel.CairnState, "_advance", lambda self: (runs.append(1), advance(self))[1])
+    state, rnd, sizes = game.new_initial_state(), random.Random(3), []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        sizes.append(len(outcomes))
+        state.apply_action(rnd.randrange(len(outcomes)))
+    assert sizes == list(range(28, 1, -1))
+    assert len(runs) == 2                     # to the first draw (then kept by the game), and at the end
+    assert state.current_player() == 0 and len(state.legal_actions()) == 7

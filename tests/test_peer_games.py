@@ -170,3 +170,25 @@ def test_bench_peers_runs_every_contender():
     assert set(big_foot["playouts_per_cpu_second"]) >= {"cairn", "hand-written"} and big_foot["players"] == 3
     assert big_foot["cairn_speed_relative_to"]["hand-written"] > 0
     assert "cairn" in ttt["cairn_plain_speed_relative_to"]
+
+
+def test_bench_peers_plays_cairn_through_the_openspiel_adapter():
+    """Kuhn poker is timed through Cairn's OpenSpiel adapter too, in both chance modes."""
+    pytest.importorskip("pyspiel")
+    import json
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_peers.py"), "kuhn-poker",
+                          "--games", "2", "--rounds", "1", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    kuhn, = json.loads(out.stdout)
+    assert {"cairn via adapter", "adapter, dealt seed", "openspiel python"} <= set(kuhn["playouts_per_cpu_second"])
+
+
+def test_adapter_floor_is_measured_beside_openspiel_kuhn():
+    """tools/bench_adapter_floor.py plays a game that does nothing through pyspiel: it must
+    run faster than OpenSpiel's Kuhn poker (it does strictly less), and say by how much."""
+    pytest.importorskip("pyspiel")
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_adapter_floor.py"), "--games", "300",
+                          "--rounds", "1"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    ratio = float(out.stdout.rsplit("reach: ", 1)[1].split("x")[0])
+    assert ratio > 1.0

@@ -2,7 +2,8 @@
 tic-tac-toe, Connect Four and Pig hand-written in plain Python (tools/reference_games.py),
 Big Foot hand-written (tools/reference/big_foot.py, the engine's random stream), and
 OpenSpiel's (pip `open_spiel`, if installed: its pure-Python tic-tac-toe, Kuhn poker and
-block dominoes, and its C++ games). Kuhn poker and block dominoes are Cairn games written
+block dominoes, and its C++ games; Cairn's encodings of those three also through Cairn's
+OpenSpiel adapter, as `pyspiel.load_game` gives them). Kuhn poker and block dominoes are Cairn games written
 plainly (tests/fixtures/games); so are the "cairn plain" contenders of tic-tac-toe, Connect
 Four and Pig, written without docs/MODDING.md's "What is cheap" habits, beside the shipped
 encodings.
@@ -79,6 +80,21 @@ from reference import big_foot as ref
 def playout(i):
     ref.random_playout(ref.BigFoot(PLAYERS, i), rnd)
 """,
+    "adapter": r"""
+import pyspiel
+from interpreter.adapters import openspiel as adapter
+g = pyspiel.load_game(adapter.register(GAME if not GAME.startswith("tests/") else str(ROOT / GAME)),
+                      {"players": PLAYERS, "chance": ARG})
+def playout(i):
+    state = g.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rnd.choices(outcomes, probs)[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rnd.randrange(len(legal))])
+""",
     "openspiel": r"""
 import pyspiel
 import open_spiel.python.games  # registers the pure-Python games
@@ -125,6 +141,10 @@ def contenders(game: str) -> list[tuple[str, str, str, str]]:
     except ImportError:
         return out
     if peer.py:
+        # Cairn's own game through its OpenSpiel adapter, driven as OpenSpiel's are: every
+        # draw a chance node (the default), and with one chance node that deals a seed
+        out.append(("cairn via adapter", "adapter", peer.cairn, "explicit"))
+        out.append(("adapter, dealt seed", "adapter", peer.cairn, "deals"))
         out.append(("openspiel python", "openspiel", game, peer.py))
     if peer.cpp:
         out.append(("openspiel c++", "openspiel", game, peer.cpp))

@@ -164,6 +164,7 @@ class CairnState(pyspiel.State):
         self.step: int | None = None        # the action whose draws are being chosen (None: the set-up)
         self.script: list[int] = []         # the outcomes chosen so far in that step
         self.chance_n = 0                   # outcomes of the pending chance node (0: none)
+        self.more: list[int] = []           # outcomes of the draws known to follow it in the step
         if self.explicit:
             self._root(game)
 
@@ -173,22 +174,25 @@ class CairnState(pyspiel.State):
         kept = getattr(game, "kept_root", None)
         if kept is None:
             self._advance()
-            kept = game.kept_root = (None if self.plain is None else clone_state(self.plain.d), self.chance_n)
-        d, self.chance_n = kept
+            kept = game.kept_root = (None if self.plain is None else clone_state(self.plain.d), self.chance_n,
+                                     tuple(self.more))
+        d, self.chance_n, more = kept
+        self.more = list(more)
         self.plain = None if d is None else _Plain(clone_state(d), self.compiled)
 
     @property
     def inner(self) -> GameState | None:
         """Returns the Cairn state (a view on the plain data), None before the set-up ends."""
-        return None if self.plain is None else GameState(self.compiled, self.plain.d)
+        return None if self.plain is None else self.plain.state(self.compiled)
 
     def current_player(self) -> int:
         """Returns the seat to move, CHANCE at a draw (or the deal), or TERMINAL."""
-        if self.chance_n or self.inner is None:
+        if self.chance_n or self.plain is None:
             return pyspiel.PlayerId.CHANCE
-        if self.inner.is_terminal():
+        d = self.plain.d           # read directly: OpenSpiel asks this several times a move
+        if d["terminal"]:
             return pyspiel.PlayerId.TERMINAL
-        return self.inner.current_player()
+        return d["pending"]["player"]
 
     @property
     def space(self) -> Any:
@@ -201,7 +205,7 @@ class CairnState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE or self.chance_n or self.plain is None:
             return [k for k, _p in self.chance_outcomes()]
         if self.ids:
-            return id_step(self.space, self.inner, self.prefix).legal()
+            return self.plain.step(self.space, self.inner, self.prefix).legal()
         return legal(self.inner, self.max_actions)
 
     def _option(self, action: int) -> int | None:
@@ -210,7 +214,7 @@ class CairnState(pyspiel.State):
         self.own[self.inner.current_player()].append(action)
         if not self.ids:
             return action
-        step = id_step(self.space, self.inner, self.prefix)
+        step = self.plain.step(self.space, self.inner, self.prefix)
         option = step.answer(action)
         self.prefix = () if option is not None else self.prefix + (step.atom(action),)
         return option
@@ -224,7 +228,12 @@ class CairnState(pyspiel.State):
         """Chooses a draw's outcome or a deal, or answers the pending decision."""
         action = int(action)
         if self.explicit and self.chance_n:
+            if not 0 <= action < self.chance_n:
+                raise ValueError(f"chance outcome {action} is not in [0, {self.chance_n})")
             self.script.append(action)
+            if self.more:               # the draw that follows is known: no need to run the step yet
+                self.chance_n = self.more.pop(0)
+                return
             self._advance()
         elif self.plain is None:
             start = self.compiled.new_initial_state(self.players, deal_seed(self.rng_seed, action),
@@ -257,9 +266,10 @@ class CairnState(pyspiel.State):
             if need.n > self.get_game().max_chance_outcomes():
                 raise ValueError(f"a draw among {need.n} outcomes exceeds the game's "
                                  f"max_chance_outcomes {self.get_game().max_chance_outcomes()}") from None
-            self.chance_n = need.n
+            self.chance_n, self.more = need.n, list(need.more)
             return
         self.plain, self.step, self.script, self.chance_n = _Plain(d, self.compiled), None, [], 0
+        self.more = []
 
     def _action_to_string(self, player: int, action: int) -> str:
         """Returns 'draw K of N' or 'deal K' for chance, else the option's label."""
@@ -284,7 +294,7 @@ class CairnState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Returns whether the game is over."""
-        return not self.chance_n and self.inner is not None and self.inner.is_terminal()
+        return not self.chance_n and self.plain is not None and self.plain.d["terminal"]
 
     def returns(self) -> list[float]:
         """Returns the game's payoffs (all 0.0 before the end)."""
@@ -302,12 +312,30 @@ class CairnState(pyspiel.State):
 
 class _Plain:
     """A Cairn state's plain data, deep-copied by the engine's own fast clone (after the
-    engine's check that everything waiting on the decision can be copied exactly)."""
+    engine's check that everything waiting on the decision can be copied exactly). It
+    keeps the GameState view on the data and the pending decision's action-id step, made
+    once: OpenSpiel asks the current player and the legal actions many times a move."""
 
-    __slots__ = ("d", "g")
+    __slots__ = ("d", "g", "s", "kept")
 
     def __init__(self, d: dict, g: CompiledGame | None):
-        self.d, self.g = d, g
+        self.d, self.g, self.s, self.kept = d, g, None, None
+
+    def state(self, g: CompiledGame) -> GameState:
+        """Returns the GameState view on the data (made once)."""
+        if self.s is None:
+            self.s = GameState(g, self.d)
+        return self.s
+
+    def step(self, space: Any, inner: GameState, prefix: tuple) -> Any:
+        """Returns the pending decision's action-id step after `prefix`, kept while the
+        same decision (the same pending record) waits with the same prefix."""
+        pending, kept = self.d["pending"], self.kept
+        if kept is not None and kept[0] is pending and kept[1] == prefix:
+            return kept[2]
+        found = id_step(space, inner, prefix)
+        self.kept = (pending, prefix, found)
+        return found
 
     def __deepcopy__(self, memo: dict) -> "_Plain":
         if self.g is not None:
@@ -318,7 +346,7 @@ class _Plain:
         return {"d": self.d}
 
     def __setstate__(self, saved: dict) -> None:
-        self.d, self.g = saved["d"], None
+        self.d, self.g, self.s, self.kept = saved["d"], None, None, None
 
 
 class CairnObserver:

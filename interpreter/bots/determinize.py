@@ -24,7 +24,7 @@ from typing import Any
 
 from ..engine import rng
 from ..engine.game import GameState
-from ..engine.state import clone_state, jcopy
+from ..engine.state import clone_state, jcopy, set_place
 from ..engine.view import visible
 from .draws import shuffle
 
@@ -72,7 +72,7 @@ class Deal:
         pvars = e["pvars"]
         for q, pv in enumerate(pvars):
             if q != seat and any(k in pv for k in g.private_vars):
-                # a new dict: the copy shares the true state's (engine/state.py SHALLOW)
+                # written anew, as every player variable is (clones share the old dict)
                 pvars[q] = {k: (jcopy(g.player_vars.get(k)) if k in g.private_vars else v) for k, v in pv.items()}
         _forget_choices(e, seat)
         e["log"] = [line for line in e["log"] if line[1] is None or line[1] == seat]
@@ -111,7 +111,7 @@ class Deal:
     def _redeal(self, e: dict, r: dict) -> None:
         """Deals the hidden objects again: each place keeps how many of each group it
         holds; which ones, and their order in the place, come from the bot's RNG."""
-        places, loc = e["places"], e["loc"]
+        loc = e["loc"]
         pools = {}
         for key, pool in self._pools:
             pool = pool[:]
@@ -126,7 +126,7 @@ class Deal:
             if len(here) > 1:
                 new.sort()
                 shuffle(r, new)
-            places[place] = new
+            set_place(e, place, new)
             for obj in new:
                 loc[obj] = place
 

@@ -3,11 +3,9 @@ from what the seat sees, as mcts does) and keep the one that leaves the seat sta
 by the game's heuristic (bots/rating.py); ties are broken by the bot's own RNG."""
 from __future__ import annotations
 
+from ..engine import rng
 from ..engine.game import GameState
-from ..engine.state import clone_state
-from ..engine.vm import check_waiting, resume
 from .base import SamplingBot
-from .draws import below
 from .rating import forced, standing
 
 
@@ -23,16 +21,15 @@ class GreedyAgent(SamplingBot):
             return actions[0]
         seat = state.current_player()
         base = self.sample(state, seat)
-        check_waiting(base.game, base.d)    # what base.clone() checks: once, base never changes
         best: list[int] = []
         top = None
         for a in actions:
-            s = GameState(base.game, clone_state(base.d))
-            resume(s.game, s.d, a)
+            s = base.clone()
+            s.apply_action(a)
             forced(s)
             v = standing(s, seat)
             if top is None or v > top:
                 top, best = v, [a]
             elif v == top:
                 best.append(a)
-        return best[below(self._d, len(best))]
+        return best[rng.below(self._d, len(best))]

@@ -309,6 +309,12 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed 
         except TypeError:
             raise RuntimeProblem(f"cannot modify quantity {name} ({v!r}) by {times + adds!r}") from None
         return v
+    if statics is None:
+        # no static ability names this quantity in this build: only a temporary modifier
+        # (verb `modify`) can change it, and most of the time none is in force
+        def unmodified(c: Ctx) -> Any:
+            return base(c) if not c.s.get("mods") else value(c)
+        return unmodified
     return value
 
 

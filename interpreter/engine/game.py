@@ -84,6 +84,7 @@ class CompiledGame:
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
     _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
+    _blanks: dict = field(default_factory=dict, repr=False)    # players -> a state before its set-up runs
     walks: dict = field(default_factory=dict, repr=False)      # (start, length) -> walks on the fixed board (verbs/graph.py)
     walks_kept: int = field(default=0, repr=False)             # how many walks `walks` holds in all
     trace: set | None = field(default=None, repr=False)      # coverage: programs entered (engine/vm.py)
@@ -161,11 +162,7 @@ class CompiledGame:
             d = st.clone_state(known)
             d["seed"], d["rng"] = seed, seed_state(seed)
             return GameState(self, d)
-        places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
-        for obj, _kind, start in self.components:
-            places[start].append(obj)
-        d = st.new_state(n, seed, places, self.player_vars, self.game_vars, self.main)
-        d["log_on"] = log
+        d = self._blank(n, seed, log)
         s = GameState(self, d)
         run(self, d)
         if d["rng"] == seed_state(seed) and self.trace is None and not d["terminal"]:
@@ -174,15 +171,26 @@ class CompiledGame:
             self._setups[key] = st.clone_state(d)
         return s
 
+    def _blank(self, n: int, seed: int, log: bool) -> dict:
+        """Returns a new state of n players before its set-up runs: every object in its
+        starting place. Built once per size, then copied (a copy costs less than placing
+        each object again)."""
+        blank = self._blanks.get(n)
+        if blank is None:
+            places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
+            for obj, _kind, start in self.components:
+                places[start].append(obj)
+            blank = st.new_state(n, 0, places, self.player_vars, self.game_vars, self.main)
+            self._blanks[n] = blank
+        d = st.clone_state(blank)
+        d["seed"], d["rng"], d["log_on"] = seed, seed_state(seed), log
+        return d
+
     def _fresh_start(self, n: int, seed: int, log: bool, chance: list[int] | None,
                      ask_one: bool) -> "GameState":
         """Sets up a game whose draws follow `chance` (None: the seed) or that asks every
         decision; never from or into the kept set-ups."""
-        places: dict[str, list[str]] = {p: [] for p in self.place_ids(n)}
-        for obj, _kind, start in self.components:
-            places[start].append(obj)
-        d = st.new_state(n, seed, places, self.player_vars, self.game_vars, self.main)
-        d["log_on"] = log
+        d = self._blank(n, seed, log)
         if ask_one:
             d["ask_one"] = True
         if chance is not None:
@@ -204,10 +212,11 @@ class CompiledGame:
 class GameState:
     """One playthrough: a plain-data dict plus the compiled game it runs on."""
 
-    __slots__ = ("game", "d")
+    __slots__ = ("game", "d", "_checked")
 
     def __init__(self, game: CompiledGame, d: dict):
         self.game, self.d = game, d
+        self._checked = None       # the pending decision whose waiting values were checked
 
     # -- OpenSpiel-shaped API --------------------------------------------------------
     def current_player(self) -> int:
@@ -280,9 +289,17 @@ class GameState:
 
     def clone(self) -> "GameState":
         """Returns an independent copy (a state holding a value that cannot be copied is
-        ended as aborted first, naming the rule)."""
-        check_waiting(self.game, self.d)
-        return GameState(self.game, st.clone_state(self.d))
+        ended as aborted first, naming the rule). The check runs once a decision: a later
+        copy at the same pending decision (the same dict; answering makes a new one) skips it."""
+        d = self.d
+        pending = d["pending"]
+        if pending is None or pending is not self._checked:
+            check_waiting(self.game, d)
+            self._checked = pending = d["pending"]
+        out = GameState(self.game, st.clone_state(d))
+        if pending is not None:
+            out._checked = out.d["pending"]     # a copy of what was checked
+        return out
 
     def serialize(self) -> str:
         """Returns the canonical JSON of the game: definition id, variants, state."""

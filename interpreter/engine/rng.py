@@ -28,11 +28,15 @@ class ChanceNeeded(BaseException):
     """A draw found its state's chance scripted (`d["chance"]`) and the script used up: the
     caller (the OpenSpiel adapter's explicit chance nodes) offers the `n` equally likely
     outcomes, then runs the same step again with the outcome chosen added to the script.
-    A BaseException, so no rule's error handling turns it into an aborted game."""
+    A BaseException, so no rule's error handling turns it into an aborted game.
 
-    def __init__(self, n: int):
+    `more`: the sizes of the draws known to follow this one whatever its outcome (the rest
+    of a shuffle), so the caller may offer them in turn and run the step again only once
+    all are chosen."""
+
+    def __init__(self, n: int, more: tuple[int, ...] = ()):
         super().__init__(n)
-        self.n = n
+        self.n, self.more = n, more
 
 
 def below(d: dict, n: int) -> int:
@@ -58,8 +62,12 @@ def below(d: dict, n: int) -> int:
 
 
 def shuffle(d: dict, items: list) -> None:
-    """Shuffles `items` in place (Fisher-Yates on the state's RNG)."""
+    """Shuffles `items` in place (Fisher-Yates on the state's RNG). Scripted, a shuffle whose
+    outcomes run out says which draws of it are still to come (ChanceNeeded.more)."""
+    script = d.get("chance")
     for i in range(len(items) - 1, 0, -1):
+        if script is not None and not script:
+            raise ChanceNeeded(i + 1, tuple(range(i, 1, -1)))
         j = below(d, i + 1)
         items[i], items[j] = items[j], items[i]
 

@@ -30,9 +30,12 @@ def finish(g: Any, d: dict, reason: str) -> None:
     _stop(d)
     if getattr(g, "trace", None) is not None:
         g.trace.add("scoring")
+    # one context a seat for all its formulas (they are pure: they read `me` and the state;
+    # a seat's score and tie-breaks share one work budget, a million items)
+    seats = [Ctx(d, g, {"me": p}) for p in range(n)]
     try:
-        scores = [g.score(Ctx(d, g, {"me": p})) for p in range(n)]
-        ties = [[f(Ctx(d, g, {"me": p})) for f in g.tiebreaks] for p in range(n)]
+        scores = [g.score(c) for c in seats]
+        ties = [[f(c) for f in g.tiebreaks] for c in seats] if g.tiebreaks else [[] for _ in seats]
     except _FORMULA_ERRORS as err:
         abort(g, d, f"scoring failed: {err}")
         return
@@ -42,7 +45,7 @@ def finish(g: Any, d: dict, reason: str) -> None:
     if g.win_if is not None:
         # e.g. a solo game is won only from a target score up: the best may still lose.
         try:
-            winners = [p for p in winners if g.win_if(Ctx(d, g, {"me": p}))]
+            winners = [p for p in winners if g.win_if(seats[p])]
         except _FORMULA_ERRORS as err:
             abort(g, d, f"win_if failed: {err}")
             return

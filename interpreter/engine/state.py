@@ -3,6 +3,12 @@
 Everything that changes in play is in one dict of dicts, lists, strings, ints and bools
 (no closures, no generators), so it clones with a tight copy, serialises to JSON and
 loads back identical at any decision point, in the middle of an effect included.
+
+Place lists are copied on write: a clone shares them with its original, and whichever
+changes a place first copies its list (`writable`), so a copy costs a table of references
+and a move copies one short list. Every change of a place list in place goes through
+`writable` (move_object, the shuffles of verbs/zones.py); code that edits a state by hand
+calls it too, or `unshare` first.
 """
 from __future__ import annotations
 
@@ -15,13 +21,55 @@ from .rng import seed_state
 STATE_FORMAT = 1
 
 
+class Places(dict):
+    """A state's places (place id -> object ids, bottom first) and which of their lists this
+    state alone holds (`own`, a set of place ids). The rest may be shared with a clone and
+    are copied before their first change. `own` is bookkeeping, not state: it is not saved
+    (JSON writes a Places as the dict it is), compared or digested. A plain dict of places
+    (a state just read back) holds only lists of its own."""
+
+    __slots__ = ("own",)
+
+
+def writable(d: dict, place: str) -> list:
+    """Returns a place's list for changing in place: first copied if a clone may share it.
+    Raises KeyError for a place that does not exist."""
+    places = d["places"]
+    objs = places[place]
+    if type(places) is Places and place not in places.own:
+        objs = places[place] = objs[:]
+        places.own.add(place)
+    return objs
+
+
+def set_place(d: dict, place: str, objs: list) -> None:
+    """Puts a new list (the caller's, given up) at a place; the caller keeps `loc` in step."""
+    places = d["places"]
+    places[place] = objs
+    if type(places) is Places:
+        places.own.add(place)
+
+
+def unshare(d: dict) -> None:
+    """Gives a state its own copy of every place list, for code that edits one by hand."""
+    places = d["places"]
+    if type(places) is Places:
+        for place, objs in places.items():
+            if place not in places.own:
+                places[place] = objs[:]
+        places.own = set(places)
+
+
 def jcopy(x: Any) -> Any:
-    """Returns a deep copy of plain JSON-like data (far faster than copy.deepcopy)."""
+    """Returns a deep copy of plain JSON-like data (far faster than copy.deepcopy); a
+    state's places come back as a plain dict of new lists."""
     t = type(x)
     if t is dict:
         return {k: (v if type(v) in _ATOMS else jcopy(v)) for k, v in x.items()}
     if t is list:
         return [v if type(v) in _ATOMS else jcopy(v) for v in x]
+    if t is Places:
+        return jcopy(dict(x))
     return x
 
 
@@ -39,23 +87,43 @@ SHALLOW = {"attrs": dict.copy, "pvars": list.copy, "gvars": dict.copy, "pending"
 
 
 def clone_state(d: dict) -> dict:
-    """Returns an independent copy of a state, by its known shape: places are lists of ids,
-    `loc` maps ids to places and log lines are never changed once written, so those copy
-    at C speed; the parts that never change in place are shared; the rest copies deeply."""
+    """Returns an independent copy of a state, by its known shape: the place lists are
+    shared until either state changes one (copy on write, see `writable`), `loc` maps ids
+    to places and log lines are never changed once written, so those copy at C speed; the
+    frames copy as deep as they change (`copy_frames`); the parts that never change in
+    place are shared; the rest copies deeply."""
     e = {k: (v if type(v) in _ATOMS or k in SHARED else jcopy(v)) for k, v in d.items()
          if k not in _BY_SHAPE}
     for k, copy in SHALLOW.items():
         v = d[k]
         e[k] = v if v is None else copy(v)
     places = d["places"]
-    e["places"] = dict(zip(places, map(list.copy, places.values())))   # at C speed, no Python loop
+    if type(places) is not Places:          # a state read back or built by hand: from now on
+        places = d["places"] = Places(places)   # its lists are shared
+    places.own = set()                      # none of them is the original's alone any more
+    e["places"] = shared = Places(places)   # at C speed, no Python loop
+    shared.own = set()
     e["loc"] = dict(d["loc"])
+    e["frames"] = copy_frames(d["frames"])
     e["log"] = d["log"][:]
     e["actions"] = d["actions"][:]
     return e
 
 
-_BY_SHAPE = frozenset({"places", "loc", "log", "actions"}) | frozenset(SHALLOW)
+def copy_frames(frames: list) -> list:
+    """Returns a copy of the stack of frames that nothing the original does changes: each
+    frame and its locals are new dicts, and so is each list the locals hold (a `for` loop's
+    [items, index] and a simultaneous step's answers change in place); the values inside
+    are shared, as a value a rule built never changes once built (lang/values.py)."""
+    out = []
+    for f in frames:
+        f = f.copy()
+        f["l"] = {k: (v[:] if type(v) is list else v) for k, v in f["l"].items()}
+        out.append(f)
+    return out
+
+
+_BY_SHAPE = frozenset({"places", "loc", "log", "actions", "frames"}) | frozenset(SHALLOW)
 
 
 def new_state(num_players: int, seed: int, places: dict[str, list[str]], pvars: dict[str, Any],
@@ -67,7 +135,7 @@ def new_state(num_players: int, seed: int, places: dict[str, list[str]], pvars: 
         "n": num_players,
         "seed": seed,
         "rng": seed_state(seed),
-        "places": places,
+        "places": own_places(places),
         "loc": loc,
         "attrs": {},
         "pvars": [jcopy(pvars) for _ in range(num_players)],
@@ -80,6 +148,13 @@ def new_state(num_players: int, seed: int, places: dict[str, list[str]], pvars: 
         "log": [],
         "turns": 0,
     }
+
+
+def own_places(places: dict[str, list[str]]) -> Places:
+    """Returns a new state's places, every list its own."""
+    out = Places(places)
+    out.own = set(out)
+    return out
 
 
 def dumps(d: dict) -> str:
@@ -102,7 +177,14 @@ def move_object(d: dict, obj: str, to: str, bottom: bool = False, index: int | N
         frozen(d)
     places = d["places"]
     src = d["loc"][obj]
+    own = places.own if type(places) is Places else None   # `writable`, inline: moves are hot
+    if own is not None and src not in own:
+        places[src] = places[src][:]
+        own.add(src)
     places[src].remove(obj)
+    if own is not None and to not in own:
+        places[to] = places[to][:]
+        own.add(to)
     dest = places[to]
     if index is not None:
         dest.insert(index, obj)

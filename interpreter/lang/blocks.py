@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from . import fast as fastsrc
+
 MIN_RUN = 2      # a single statement gains nothing from a block
 
 
@@ -26,7 +28,8 @@ def sources(code: list[tuple], jumps: dict[int, int]) -> dict[int, list[int]]:
     return out
 
 
-def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any], str]) -> str | None:
+def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any], str],
+                  tables: bool = True) -> str | None:
     """Returns the Python lines of one fusable instruction, or None if it cannot be fused
     (an expression not compiled from source)."""
     def src(fn: Any) -> str | None:
@@ -34,6 +37,8 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
             return f"{const(fn)}(c)"
         return getattr(fn, "src", None)
 
+    if op == ops["LET"] and getattr(ins[2], "fast_body", None) is not None:
+        return fast_value(f"l[{ins[1]!r}]", ins[2], const, tables)
     if op == ops["LET"] and src(ins[2]) is not None:
         return f"l[{ins[1]!r}] = {src(ins[2])}"
     if op == ops["EXPR"] and src(ins[1]) is not None:
@@ -128,9 +133,10 @@ def _guard(body: str, k: int, var: str) -> str:
 
 
 def _simple(code: list[tuple], k: int, hi: int, ops: dict[str, int], const: Callable[[Any], str],
-            exits: dict[int, str], var: str = "g") -> tuple[str, int | None] | None:
+            exits: dict[int, str], var: str = "g", tables: bool = True) -> tuple[str, int | None] | None:
     """Returns the lines of one statement or jump (and where a jump may skip to), or None.
-    A jump lands forward up to `hi`, or on a target of `exits` (break, continue)."""
+    A jump lands forward up to `hi`, or on a target of `exits` (break, continue). `tables`:
+    as in fast_value."""
     ins, op = code[k], code[k][0]
     if op in (ops["JUMP"], ops["JUMPF"]):
         t = _target(ins, ops)
@@ -142,9 +148,11 @@ def _simple(code: list[tuple], k: int, hi: int, ops: dict[str, int], const: Call
             return None
         if op == ops["JUMP"]:
             return act, skip
+        if getattr(ins[1], "fast_body", None) is not None:
+            return f"{fast_value('_x', ins[1], const, tables)}\nif not _x:\n    {act}", skip
         cond = _src(ins[1], const)
         return (None if cond is None else (f"if not ({cond}):\n    {act}", skip))
-    part = statement_src(op, ins, ops, const)
+    part = statement_src(op, ins, ops, const, tables)
     return None if part is None else (part, None)
 
 
@@ -163,9 +171,17 @@ def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Call
     if any(not j <= k < end for t in range(head, end) for k in came_from.get(t, ())):
         return None
     exits = {end: "break", head: "continue", back: "continue"}
+    # a loop that only reads the game (its lets and conditions only query) reads the
+    # state's tables its queries use once, before its first turn
+    reads = all(code[k][0] == ops["JUMP"] or (code[k][0] in (ops["LET"], ops["JUMPF"])
+                                              and getattr(code[k][-2 if code[k][0] == ops["JUMPF"] else 2],
+                                                          "pure", False))
+                for k in range(head + 1, back))
+    tables = "".join(fastsrc.prologue(f.fast_body) for k in range(head + 1, back) for f in code[k][1:]
+                     if getattr(f, "fast_body", None) is not None) if reads else ""
     body, skipped = [], set()
     for k in range(head + 1, back):
-        part = _simple(code, k, back, ops, const, exits, "h")
+        part = _simple(code, k, back, ops, const, exits, "h", not reads)
         if part is None:
             return None
         if part[1] is not None:
@@ -175,9 +191,18 @@ def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Call
              for k, t in body]
     text = (f"_q = {seq}\n"
             f"if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {{_q!r}}\")\n"
-            f"for _v in _q:\n    _spend(c, 1)\n    l[{var!r}] = _v\n    h = 0\n"
+            + "".join(sorted({x.strip() + "\n" for x in tables.splitlines()}))
+            + f"_w = c.w\n"
+            f"for _v in _q:\n    _w[0] -= 1\n    if _w[0] < 0:\n        _spend(c, 0)\n    l[{var!r}] = _v\n    h = 0\n"
             + "\n".join("    " + x for part in inner for x in part.split("\n")))
     return end, text
+
+
+def fast_value(into: str, fn: Any, const: Callable[[Any], str], tables: bool = True) -> str:
+    """The lines that put the value of a query with a fast form into `into`: its fast
+    source written in place (no call), its checked form run on a Python error. `tables`:
+    read the state's tables it uses (false in a loop that only reads, which read them once)."""
+    return fastsrc.inline_text(into, fn.fast_body, const(fn.checked), tables)
 
 
 def _src(fn: Any, const: Callable[[Any], str]) -> str | None:

@@ -157,6 +157,8 @@ class ExpressionCompiler:
         self.inlining: list[str] = []    # the functions being written inline, outermost first
         self.vtag = ""                   # the suffix of comprehension variables (unique per inline)
         self.vcount = 0
+        self.tcount = 0                  # names a fast form computes a value into once (`_t3 :=`)
+        self.in_iter = 0                 # inside a comprehension's list, where Python takes no `:=`
         self.iterable = False            # the next call's value is only walked by a comprehension
         self.impure = False              # the expression being built calls a verb that changes the game
         self.origin = "effect"           # what generated code is part of: its file name in tracebacks and profiles
@@ -231,6 +233,7 @@ class ExpressionCompiler:
         self.impure = False
         src = self.src(node)
         fn = self.function(src)
+        fn.pure = not self.impure      # it only reads the game (a loop of such reads, blocks.py)
         if self.impure or not self.fast_forms():
             return fn
         return self.fast_expr(node, src, fn)
@@ -256,7 +259,8 @@ class ExpressionCompiler:
             return checked
         fn = self.define(fastsrc.expression_text(body, self.const(checked)))
         fn.src, fn.reads = checked.src, checked.reads
-        fn.fast = True          # a block calls it rather than writing the checked source inline
+        fn.fast = True          # a block writes its fast source, not the checked one, inline
+        fn.fast_body, fn.checked, fn.pure = body, checked, True
         return fn
 
     # ---- calls --------------------------------------------------------------------
@@ -373,7 +377,13 @@ class ExpressionCompiler:
         part = self.src if verb.pure else self.part_src
         for i, a in enumerate(args[:len(params)]):
             self.check_literal(a, verb, params[i])
-            slots[i] = part(a)
+            # len() only counts its argument's items: a list the engine holds is counted
+            # where it is, not copied first (`len(contents(s))` is `len(_P[s])`)
+            self.iterable = fname == "len" and isinstance(a, Tree) and a.data == "call"
+            try:
+                slots[i] = part(a)
+            finally:
+                self.iterable = False
         names = [p.name for p in params]
         for k, v in named.items():
             if k not in names:
@@ -424,6 +434,8 @@ class ExpressionCompiler:
         if entry is None or not self.env.inline or fname in self.inlining or len(self.inlining) >= fastsrc.MAX_INLINE:
             return None
         params, tree = entry
+        if any(":=" in a for a in args):
+            return None     # an argument could land in a comprehension's list, which takes no `:=`
         for p, a in zip(params, args):
             uses = sum(1 for t in tree.scan_values(lambda v: isinstance(v, Token) and str(v) == p))
             if uses > 1 and not fastsrc.CHEAP.match(a):
@@ -446,25 +458,39 @@ class ExpressionCompiler:
     def static_attr(self, base: str, name: str) -> str | None:
         """Returns the fast source of `base.name`: a player's variable read from the state, an
         entity's read from a table of every entity's value (props, else `id`, else the
-        declared default) while no attribute of its own can hide it; None where `base` is
-        dear to repeat or the name is neither."""
-        checked = out = f"_attr(c, {base}, {name!r})"
-        if not fastsrc.CHEAP.match(base):
-            # computed once, so read by a call: the table while the name is printed only,
-            # else (not an entity, a record, a player) as `_attr` reads it; never by
-            # raising, since a fast form that raises runs its whole checked form again
-            if not self.env.props or name in self.env.player_vars:
-                return None
-            fastsrc.printed_flag(self.env, name)         # its flag, kept in _PR
-            return f"_pattr(c, {base}, {name!r}, {self.static_table(name)}, _PR)"
-        if self.env.props and (name not in self.env.player_vars
-                               or any(name in props for props in self.env.props.values())):
+        declared default) while no attribute of its own can hide it; None where the name is
+        neither. A base dear to repeat is computed once, into a name of its own (`_t3 :=`);
+        a record or a value that is no entity is read as `_attr` reads it, not by raising
+        (a fast form that raises runs its whole checked form again)."""
+        printed = bool(self.env.props) and (name not in self.env.player_vars
+                                            or any(name in props for props in self.env.props.values()))
+        player = name in self.env.player_vars
+        if not (printed or player):
+            return None
+        b = first = base
+        if not fastsrc.CHEAP.match(base) and self.in_iter:
+            if not fastsrc.END_OF_PLACE.match(base):
+                # Python takes no `:=` in a comprehension's list: read by a call
+                if player or not printed:
+                    return None
+                fastsrc.printed_flag(self.env, name)         # its flag, kept in _PR
+                return f"_pattr(c, {base}, {name!r}, {self.static_table(name)}, _PR)"
+        elif not fastsrc.CHEAP.match(base):
+            self.tcount += 1
+            b = f"_t{self.tcount}"
+            first = f"({b} := {base})"
+        out = f"_attr(c, {b}, {name!r})"
+        layers = []
+        if printed:
             table = self.static_table(name)
             flag = fastsrc.printed_flag(self.env, name)
-            out = f"({table}[{base}] if type({base}) is str and ({flag} or {base} not in _A) else {out})"
-        if name in self.env.player_vars:
-            out = f"(_V[{base}][{name!r}] if type({base}) is int else {out})"
-        return None if out == checked else out
+            layers.append(lambda x, inner: f"({table}[{b}] if type({x}) is str and ({flag} or {b} not in _A) "
+                                           f"else {inner})")
+        if player:
+            layers.append(lambda x, inner: f"(_V[{b}][{name!r}] if type({x}) is int else {inner})")
+        for k, layer in enumerate(layers):
+            out = layer(first if k == len(layers) - 1 else b, out)
+        return out
 
     def static_table(self, name: str) -> str:
         """Returns the constant holding every entity's printed `name` (fast.static_table)."""
@@ -579,6 +605,8 @@ class ExpressionCompiler:
         if kind == "not_op":
             return f"(not {self.src(ch[0])})"
         if kind == "neg":
+            if isinstance(ch[0], Tree) and ch[0].data == "number":
+                return f"(-{self.src(ch[0])})"     # a negative literal (-1): what 0 - 1 gives
             return f"_sub(c, 0, {self.src(ch[0])})"
         if kind == "cond_expr":
             return f"({self.src(ch[1])} if {self.src(ch[0])} else {self.src(ch[2])})"
@@ -609,10 +637,12 @@ class ExpressionCompiler:
         body, var, seq = ch[0], str(ch[1]), ch[2]
         cond = ch[3] if len(ch) > 3 else None
         self.iterable = seq.data == "call"
+        self.in_iter += 1
         try:
             seq_src = self.src(seq)      # the list is read outside the comprehension's own name
         finally:
             self.iterable = False
+            self.in_iter -= 1
         self.bound.append(var)
         try:
             body_src = self.src(body)

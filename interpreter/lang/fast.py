@@ -24,6 +24,10 @@ FALLBACK = "(KeyError, TypeError, IndexError, AttributeError, ValueError, ZeroDi
 # An argument source that is cheap and side-effect free to write more than once.
 CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None|l\['\w+'\])(\[(v\w+|k\d+|-?\d+)\])*\)*$")
 
+# top(s) or bottom_of(s) of a cheap s, as _VERBS writes them: two lookups, cheaper to
+# write again than a call where Python takes no `:=` (in a comprehension's list)
+END_OF_PLACE = re.compile(r"^\(_P\[(\(*(v\w+|k\d+|l\['\w+'\])\)*)\] or _NONE1\)\[(-1|0)\]$")
+
 MAX_INLINE = 3   # nested inlining depth
 
 
@@ -97,6 +101,18 @@ def expression_text(fast: str, slow: str) -> str:
             + prologue(fast)
             + f"    try:\n        return {fast}\n"
             f"    except {FALLBACK}:\n        return {slow}(c)\n")
+
+
+def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
+    """Returns the lines that put an expression's value into `into` in a block of statements
+    (blocks.py), as its fast form would return it: no call, the checked form `slow` run on
+    any Python error. `l` is the frame's locals there, as in the fast form. `tables`: read
+    the state's tables it uses first (else the lines before did, and nothing since changed
+    the game)."""
+    lines = [x.strip() for x in prologue(fast).splitlines()] if tables else []
+    lines.append(f"{into} = {fast}")
+    return ("try:\n" + "\n".join("    " + x for x in lines)
+            + f"\nexcept {FALLBACK}:\n    {into} = {slow}(c)")
 
 
 def prologue(fast: str) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from .compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FOR_NEXT, JUMP, JUMPF, LET, RET,
                        RUN, SETATTR, SETGAME)
+from .blocks import fast_value
 from .expressions import WRITING
 
 CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
@@ -235,8 +236,12 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
     inside it leaves the chunk with `continue`)."""
     if op == EXPR:
         return [ex(ins[1], k)]
+    if op == LET and getattr(ins[2], "fast_body", None) is not None:
+        return [fast_value(f"l[{ins[1]!r}]", ins[2], ex.const)]       # no call (blocks.py)
     if op == LET:
         return [f"l[{ins[1]!r}] = {ex(ins[2], k)}"]
+    if op == JUMPF and getattr(ins[1], "fast_body", None) is not None:
+        return [fast_value("_x", ins[1], ex.const), "if not _x:"] + _indent(_jump(k, ins[2], count))
     if op == BLOCK:
         return [f"{ex.const(ins[1])}(c)"]
     if op == JUMPF:

@@ -28,18 +28,19 @@ FAILURES = (RuntimeProblem, RecursionError, TypeError, ValueError, KeyError, Ind
 
 def direct_call(c: "Ctx", key: str, args: dict) -> Any:
     """Runs a procedure that never stops (lang/runner.py `never_stopping`) to its return as
-    a Python call from its caller's runner: its frame is on the stack while it runs, as
-    the VM would have it, so a problem names its line; returns what it returns."""
-    g, frames = c.g, c.s["frames"]
-    if len(frames) >= g.max_depth:
+    a Python call from its caller's runner; returns what it returns. No frame is pushed:
+    nothing reads the frames until the call returns, and a problem names its line through
+    the frame made when it is raised (the VM then ends the game, clearing the frames)."""
+    g = c.g
+    depth = c.dd
+    if len(c.s["frames"]) + depth >= g.max_depth:
         raise RuntimeProblem(f"more than {g.max_depth} nested calls (endless recursion?)")
     if g.trace is not None:
         g.trace.add(key)
-    fr = {"p": key, "pc": 0, "l": args, "d": frames[-1]["d"], "r": None}
-    frames.append(fr)
     prog = g.programs[key]
     caller = c.l
     c.l = args
+    c.dd = depth + 1
     at = -1
     try:
         at = prog.runner(c, 0)
@@ -49,8 +50,9 @@ def direct_call(c: "Ctx", key: str, args: dict) -> Any:
         c.n += 1
         value = ret[1](c) if ret[1] is not None else None
     except FAILURES as err:
+        fr = {"p": key, "pc": 0, "l": args, "d": c.s["frames"][-1]["d"], "r": None}
         raise Stop(fr, (c.at if at < 0 else at) + 1, err) from None
-    frames.pop()
+    c.dd = depth
     c.l = caller
     return value
 
@@ -59,14 +61,16 @@ class Ctx:
     """What a running closure sees: the state data, the compiled game, its locals, and
     the work left before the next decision (a one-item list shared by a whole run)."""
 
-    # at: the statement of a block that failed (blocks.py); n: the VM's steps so far (runner.py)
-    __slots__ = ("s", "g", "l", "w", "at", "n")
+    # at: the statement of a block that failed (blocks.py); n: the VM's steps so far (runner.py);
+    # dd: procedures called directly under the running frame (direct_call)
+    __slots__ = ("s", "g", "l", "w", "at", "n", "dd")
 
     def __init__(self, s: dict, g: Any, l: dict, w: list | None = None):
         self.s, self.g, self.l = s, g, l
         self.w = w if w is not None else [WORK_BUDGET]
         self.n = 0
         self.at = 0
+        self.dd = 0
 
 
 def spend(c: Ctx, n: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import rng
-from ..engine.state import move_object
+from ..engine.state import move_object, writable
 from ..lang.runtime import Ctx, RuntimeProblem, spend
 from ..lang.registry import P, register
 
@@ -46,7 +46,7 @@ def move_all(c: Ctx, source: str, to: str, bottom: bool) -> int:
 def shuffle(c: Ctx, place: str) -> None:
     """Shuffles a place's objects with the seeded RNG."""
     spend(c, len(_place(c, place)))
-    rng.shuffle(c.s, _place(c, place))
+    rng.shuffle(c.s, writable(c.s, place))     # a clone may share the list (engine/state.py)
 
 
 @register("draw", P("source", "place"), P("to", "place"), P("n", "int", 1),
@@ -64,7 +64,7 @@ def draw(c: Ctx, source: str, to: str, n: int, refill_from: str | None) -> list:
             spend(c, MOVE_COST * len(_place(c, refill_from)))
             for obj in list(_place(c, refill_from)):
                 move_object(c.s, obj, source)
-            rng.shuffle(c.s, _place(c, source))
+            rng.shuffle(c.s, writable(c.s, source))
             src = _place(c, source)
         if not src:
             break
