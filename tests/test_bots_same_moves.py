@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from interpreter.agents import make_agents
-from interpreter.bots import draws
 from interpreter.engine import rng
 from interpreter.load.build import load_game
 
@@ -43,18 +42,4 @@ def test_bots_choose_the_moves_they_chose_before(gid, players, seed, moves, rngs
         state.apply_action(a)
     assert played == moves
     assert [a.get_state()["rng"] for a in agents] == rngs
-
-
-def test_the_bots_draws_are_the_engines():
-    """bots/draws.py writes SplitMix64 out for speed: the same numbers as engine/rng.py,
-    rejections included (n just above 2**63 rejects about half the raw draws)."""
-    sizes = [1, 2, 3, 7, 10, 52, 1000, (1 << 63) + 1, (1 << 64) - 1]
-    for seed in range(40):
-        a, b = {"rng": rng.seed_state(seed)}, {"rng": rng.seed_state(seed)}
-        assert [draws.below(a, n) for n in sizes] == [rng.below(b, n) for n in sizes]
-        assert a == b
-        x, y = list(range(seed)), list(range(seed))
-        draws.shuffle(a, x)
-        rng.shuffle(b, y)
-        assert x == y and a == b
 

@@ -26,7 +26,6 @@ from ..engine import rng
 from ..engine.game import GameState
 from ..engine.state import clone_state, jcopy, set_place
 from ..engine.view import visible
-from .draws import shuffle
 
 
 class Sampler:
@@ -115,7 +114,7 @@ class Deal:
         pools = {}
         for key, pool in self._pools:
             pool = pool[:]
-            shuffle(r, pool)
+            rng.shuffle(r, pool)
             pools[key] = pool
         for place, here in zip(self._hidden, self._counts):
             new: list[str] = []
@@ -125,7 +124,7 @@ class Deal:
                 del pool[-k:]
             if len(here) > 1:
                 new.sort()
-                shuffle(r, new)
+                rng.shuffle(r, new)
             set_place(e, place, new)
             for obj in new:
                 loc[obj] = place

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 
+from ..engine import rng
 from ..engine.game import GameState
 from ..engine.vm import resume
 from .base import SamplingBot
-from .draws import below
 from .rating import forced, rewards
 
 PLAYOUT_LIMIT = 100_000     # decisions in one playout, a guard against a game that never ends
@@ -67,7 +67,7 @@ class MctsAgent(SamplingBot):
         while not d["terminal"] and steps < limit:
             k = len(d["pending"]["options"])
             if k > 1:
-                resume(g, d, below(r, k))
+                resume(g, d, rng.below(r, k))
                 steps += 1
             else:
                 resume(g, d, 0)
@@ -94,7 +94,7 @@ class MctsAgent(SamplingBot):
                 for a in range(k):
                     if a in kids:
                         kids[a].avail += 1
-                a = untried[below(r, len(untried))]
+                a = untried[rng.below(r, len(untried))]
                 kids[a] = child = _Node(pending["player"])
                 resume(g, d, a)
                 path.append(child)
