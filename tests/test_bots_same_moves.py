@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from interpreter.agents import make_agents
-from interpreter.engine import rng
 from interpreter.load.build import load_game
 
 DECISIONS = 15
