@@ -193,7 +193,8 @@ def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Call
             f"if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {{_q!r}}\")\n"
             + "".join(sorted({x.strip() + "\n" for x in tables.splitlines()}))
             + f"_w = c.w\n"
-            f"for _v in _q:\n    _w[0] -= 1\n    if _w[0] < 0:\n        _spend(c, 0)\n    l[{var!r}] = _v\n    h = 0\n"
+            f"for _v in _q:\n    i = {head - base}\n    _w[0] -= 1\n    if _w[0] < 0:\n        _spend(c, 0)\n"
+            f"    l[{var!r}] = _v\n    h = 0\n"
             + "\n".join("    " + x for part in inner for x in part.split("\n")))
     return end, text
 

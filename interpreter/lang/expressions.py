@@ -369,7 +369,10 @@ class ExpressionCompiler:
                 and args[0].data == "comprehension":
             # any([... for x in xs]) stops at the first true (all: false) item, as Python's does
             # with a generator: a rule written as a comprehension costs no more than a loop.
-            return f"{fname}({self.comprehension(args[0])[1:-1]})"
+            seq, walk = self.comprehension_parts(args[0])
+            out = f"{fname}({walk})"
+            # an empty list walked: the value with no call (fast.py, EMPTY_SKIPPED)
+            return f"({fname == 'all'} if {seq} == [] else {out})" if self.skips_empty(seq) else out
         params = verb.params
         if len(args) > len(params):
             self.err(node, f"{fname}() takes at most {len(params)} argument(s), got {len(args)}")
@@ -434,16 +437,30 @@ class ExpressionCompiler:
         if entry is None or not self.env.inline or fname in self.inlining or len(self.inlining) >= fastsrc.MAX_INLINE:
             return None
         params, tree = entry
-        if any(":=" in a for a in args):
+        if any(":=" in a for a in args) and self.in_iter:
             return None     # an argument could land in a comprehension's list, which takes no `:=`
+        # An argument dear to repeat is computed once, first, into a name of its own, as a
+        # call computes it (`(_t3 := a, body)[-1]`); in a comprehension's list, which takes
+        # no `:=`, only one used once is written in place.
+        bound: list[str] = []
+        subst: dict[str, str] = {}
         for p, a in zip(params, args):
+            if fastsrc.CHEAP.match(a):
+                subst[p] = f"({a})"
+                continue
             uses = sum(1 for t in tree.scan_values(lambda v: isinstance(v, Token) and str(v) == p))
-            if uses > 1 and not fastsrc.CHEAP.match(a):
-                return None
+            if self.in_iter:
+                if uses > 1 or ":=" in a:
+                    return None
+                subst[p] = f"({a})"
+                continue
+            self.tcount += 1
+            subst[p] = f"_t{self.tcount}"
+            bound.append(f"(_t{self.tcount} := ({a}))")
         saved = (self.bound, self.subst, self.scope, self.vtag, len(self.errors))
         self.vcount += 1
         self.bound, self.scope, self.vtag = [], set(), str(self.vcount)
-        self.subst = {p: f"({a})" for p, a in zip(params, args)}
+        self.subst = subst
         self.inlining.append(fname)
         try:
             body = self.src(tree)
@@ -453,6 +470,8 @@ class ExpressionCompiler:
         if len(self.errors) > before:
             del self.errors[before:]
             return None
+        if bound:
+            return f"({', '.join(bound)}, {body})[-1]"
         return f"({body})"
 
     def static_attr(self, base: str, name: str) -> str | None:
@@ -482,10 +501,12 @@ class ExpressionCompiler:
         out = f"_attr(c, {b}, {name!r})"
         layers = []
         if printed:
+            # an entity's own value (the state's attrs table) if it has one, else the
+            # printed one; the table of printed values alone while no object can have one
             table = self.static_table(name)
             flag = fastsrc.printed_flag(self.env, name)
-            layers.append(lambda x, inner: f"({table}[{b}] if type({x}) is str and ({flag} or {b} not in _A) "
-                                           f"else {inner})")
+            layers.append(lambda x, inner: f"(({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) "
+                                           f"else _A[{b}][{name!r}]) if type({x}) is str else {inner})")
         if player:
             layers.append(lambda x, inner: f"(_V[{b}][{name!r}] if type({x}) is int else {inner})")
         for k, layer in enumerate(layers):
@@ -633,6 +654,20 @@ class ExpressionCompiler:
         return "None"
 
     def comprehension(self, node: Tree) -> str:
+        seq, walk = self.comprehension_parts(node)
+        if self.skips_empty(seq):
+            # an empty list built or walked with no call (fast.py, EMPTY_SKIPPED)
+            return f"([] if {seq} == [] else [{walk}])"
+        return f"[{walk}]"
+
+    def skips_empty(self, seq: str) -> bool:
+        """Whether a fast form tests the list a comprehension walks for [] first: cheap to
+        write twice (fast.py, EMPTY_SKIPPED)."""
+        return self.fast and fastsrc.EMPTY_SKIPPED.match(seq) is not None
+
+    def comprehension_parts(self, node: Tree) -> tuple[str, str]:
+        """Returns the source of the list a comprehension walks, and its walk (the
+        comprehension without its brackets, `body for v in _each(c, seq) if cond`)."""
         ch = node.children
         body, var, seq = ch[0], str(ch[1]), ch[2]
         cond = ch[3] if len(ch) > 3 else None
@@ -649,8 +684,8 @@ class ExpressionCompiler:
             cond_src = self.src(cond) if cond is not None else None
         finally:
             self.bound.pop()
-        out = f"[{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
-        return out + (f" if {cond_src}]" if cond_src is not None else "]")
+        out = f"{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
+        return seq_src, out + (f" if {cond_src}" if cond_src is not None else "")
 
     def string(self, tok: Token) -> str:
         raw = str(tok)[1:-1]

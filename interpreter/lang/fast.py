@@ -28,6 +28,15 @@ CHEAP = re.compile(r"^\(*(v\w+|k\d+|-?\d+|True|False|None|l\['\w+'\])(\[(v\w+|k\
 # write again than a call where Python takes no `:=` (in a comprehension's list)
 END_OF_PLACE = re.compile(r"^\(_P\[(\(*(v\w+|k\d+|l\['\w+'\])\)*)\] or _NONE1\)\[(-1|0)\]$")
 
+# The list a comprehension walks, where a fast form tests it for [] first (`[] if xs == []
+# else [...]`, any()/all() alike): a place's contents or a name, cheap to write twice. A
+# board's places are mostly empty, and an empty list needs no walk: no call of the
+# comprehension nor of _each (which counts no work for it). Only an empty list equals [].
+EMPTY_SKIPPED = re.compile(r"^(\(*(v\w+|_t\d+|l\['\w+'\])\)*|_P\[\(*(v\w+|_t\d+|k\d+|l\['\w+'\])\)*\])$")
+
+# the state's table of attributes, as the fast sources name it
+_USES_A = re.compile(r"\b_A\b")
+
 MAX_INLINE = 3   # nested inlining depth
 
 
@@ -119,7 +128,7 @@ def prologue(fast: str) -> str:
     """Returns the lines that read the state's tables a fast form uses, once a call."""
     return (("    _P = c.s['places']\n" if "_P[" in fast else "")
             + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
-            + ("    _A = c.s['attrs']\n" if "in _A" in fast else "")
+            + ("    _A = c.s['attrs']\n" if _USES_A.search(fast) else "")
             + ("    _V = c.s['pvars']\n" if "_V[" in fast else ""))
 
 

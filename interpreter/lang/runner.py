@@ -254,6 +254,9 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
         slot, var, end = ins[1], ins[2], ins[3]
         return [f"_it = l[{slot!r}]",
                 "if _it[1] < len(_it[0]):",
+                "    _w = c.w",                    # one unit of work a turn (as the VM counts it)
+                "    _w[0] -= 1",
+                "    if _w[0] < 0:\n        _spend(c, 0)",
                 f"    l[{var!r}] = _it[0][_it[1]]",
                 "    _it[1] += 1",
                 "else:",
