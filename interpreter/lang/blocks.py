@@ -43,13 +43,18 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
         return f"l[{ins[1]!r}] = {src(ins[2])}"
     if op == ops["EXPR"] and src(ins[1]) is not None:
         return src(ins[1])
+    def value(into: str, fn: Any) -> str:
+        if getattr(fn, "fast_body", None) is not None:
+            return fast_value(into, fn, const, tables)
+        return f"{into} = {src(fn)}"
+
     if op == ops["SETGAME"] and src(ins[2]) is not None:
         return (f"if s.get('frozen') is not None:\n    _frozen(s)\n"
-                f"v = {src(ins[2])}\n"
+                f"{value('v', ins[2])}\n"
                 f"if type(v) is list or type(v) is dict:\n    _save_check(c, v)\n"
                 f"s['gvars'][{ins[1]!r}] = v")
     if op == ops["SETATTR"] and src(ins[1]) is not None and src(ins[3]) is not None:
-        return f"_set_attr(c, {src(ins[1])}, {ins[2]!r}, {src(ins[3])})"
+        return f"{value('_e', ins[1])}\n{value('v', ins[3])}\n_set_attr(c, _e, {ins[2]!r}, v)"
     return None
 
 
@@ -189,7 +194,8 @@ def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Call
         body.append((k, part[0]))
     inner = [_guard(f"i = {k - base}\n{t}", k, "h") if k in skipped else f"i = {k - base}\n{t}"
              for k, t in body]
-    text = (f"_q = {seq}\n"
+    first = fast_value("_q", init[2], const) if getattr(init[2], "fast_body", None) is not None else f"_q = {seq}"
+    text = (f"{first}\n"
             f"if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {{_q!r}}\")\n"
             + "".join(sorted({x.strip() + "\n" for x in tables.splitlines()}))
             + f"_w = c.w\n"
