@@ -36,6 +36,8 @@ EMPTY_SKIPPED = re.compile(r"^(\(*(v\w+|_t\d+|l\['\w+'\])\)*|_P\[\(*(v\w+|_t\d+|
 
 # the state's table of attributes, as the fast sources name it
 _USES_A = re.compile(r"\b_A\b")
+# the board's neighbour table (verbs/graph.py adjacency: assembled in play, else board.yaml's)
+_USES_J = re.compile(r"\b_J\b")
 
 MAX_INLINE = 3   # nested inlining depth
 
@@ -49,7 +51,7 @@ _VERBS: dict[str, tuple[str, str]] = {
     "contents": ("_P[{0}][:]", "_P[{0}]"),
     "place_of": ("_L[{0}]",) * 2,
     "len": ("len({0})",) * 2,
-    "is_space": ("({0} in (c.s.get('adj') or c.g.adj))",) * 2,
+    "is_space": ("({0} in _J)",) * 2,         # _J: the board's neighbour table (prologue)
     "players": ("list(range(c.s['n']))", "range(c.s['n'])"),
 }
 
@@ -129,7 +131,8 @@ def prologue(fast: str) -> str:
     return (("    _P = c.s['places']\n" if "_P[" in fast else "")
             + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
             + ("    _A = c.s['attrs']\n" if _USES_A.search(fast) else "")
-            + ("    _V = c.s['pvars']\n" if "_V[" in fast else ""))
+            + ("    _V = c.s['pvars']\n" if "_V[" in fast else "")
+            + ("    _J = c.s.get('adj') or c.g.adj\n" if _USES_J.search(fast) else ""))
 
 
 def printed_flag(env: Any, name: str) -> str:
