@@ -513,6 +513,11 @@ class ExpressionCompiler:
             out = layer(first if k == len(layers) - 1 else b, out)
         return out
 
+    def temp(self) -> str:
+        """Returns a new name a fast form computes a value into once (`_t3 :=`)."""
+        self.tcount += 1
+        return f"_t{self.tcount}"
+
     def static_table(self, name: str) -> str:
         """Returns the constant holding every entity's printed `name` (fast.static_table)."""
         table = self.static_tables.get(name)
@@ -606,6 +611,10 @@ class ExpressionCompiler:
             return self.comprehension(node)
         if kind == "binop":
             a, sign, b = self.src(ch[0]), str(ch[1]), self.src(ch[2])
+            if self.fast and sign in ("+", "-"):
+                quick = fastsrc.arith_src(sign, a, b, None if self.in_iter else self.temp)
+                if quick is not None:
+                    return quick
             if sign == "+":
                 return f"_add(c, {a}, {b})"
             if sign == "-":

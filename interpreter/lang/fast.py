@@ -17,6 +17,7 @@ import re
 from typing import Any, Callable
 
 from .registry import REGISTRY
+from .runtime import MAX_INT
 
 # Errors after which the checked form runs (and reports the problem, if there is one).
 FALLBACK = "(KeyError, TypeError, IndexError, AttributeError, ValueError, ZeroDivisionError, OverflowError)"
@@ -85,6 +86,44 @@ def iter_src(fname: str, args: list[str], iterable: bool, const: Callable[[Any],
     if fname == "spaces" and args and args[0] == const(None):
         return f"(c.g.spaces if c.s.get('adj') is None else {const(_spaces)}(c, None))"
     return None
+
+
+INT_LITERAL = re.compile(r"^\(*-?\d+\)*$")
+
+
+def arith_src(sign: str, a: str, b: str, names: Callable[[], str] | None) -> str | None:
+    """Returns the fast source of a + b or a - b (sign "+" or "-") for two ints as plain
+    Python, the result checked within ±MAX_INT as _add and _sub check it; any other
+    values (texts, lists, an int out of range, a bool) go to _add/_sub, which give them
+    their meaning or their problem. An operand dear to repeat is computed once, first,
+    into a name from `names` (None: no `:=` may stand here; None is returned)."""
+    helper = "_add" if sign == "+" else "_sub"
+    lit_a, lit_b = INT_LITERAL.match(a) is not None, INT_LITERAL.match(b) is not None
+    if lit_a and lit_b:
+        return None
+    pre = ""
+    if not (CHEAP.match(a) or lit_a):
+        if names is None:
+            return None
+        t = names()
+        pre, a = f"(({t} := {a}), ", t
+    if not (CHEAP.match(b) or lit_b):
+        if names is None:
+            return None
+        t = names()
+        pre, b = (pre or "(") + f"({t} := {b}), ", t
+    if pre:
+        pre += "True) and "        # both computed first, in order, as a call computes them
+    if lit_b:                       # a ± k within range: a between two bounds
+        k = int(b.strip("()"))
+        lo, hi = (-MAX_INT - k, MAX_INT - k) if sign == "+" else (-MAX_INT + k, MAX_INT + k)
+        test = f"type({a}) is int and {lo} <= {a} <= {hi}"
+    elif lit_a and sign == "+":
+        k = int(a.strip("()"))
+        test = f"type({b}) is int and {-MAX_INT - k} <= {b} <= {MAX_INT - k}"
+    else:
+        test = f"type({a}) is int and type({b}) is int and {-MAX_INT} <= {a} {sign} {b} <= {MAX_INT}"
+    return f"({a} {sign} {b} if {pre}{test} else {helper}(c, {a}, {b}))"
 
 
 def _spaces(c: Any, kind: Any) -> list:
