@@ -5,7 +5,8 @@ one is compiled twice: the checked form (every verb call, every error a problem 
 message) and a fast form in which the commonest queries are plain Python on the state
 (`size(s)` is `len(places[s])`), `xs[i]` is Python's own, and calls to other data functions
 whose arguments are cheap are written inline. When the fast form raises a Python error,
-the checked form runs instead and reports the problem exactly as before; a valid rule
+the checked form runs instead and reports the problem exactly as before (the work the
+fast form counted is given back first, so the checked form counts it once); a valid rule
 never gets there, so it pays for no check.
 
 What the fast form may not do: count less work (`_each` stays, so budgets hold), or differ
@@ -138,9 +139,11 @@ def function_text(params: tuple[str, ...], fast: str, slow: str) -> str:
     args = "".join(f", v_{p}" for p in params)
     return (f"def _f(c{args}):\n"
             + prologue(fast)
-            + f"    try:\n"
+            + f"    _w0 = c.w[0]\n"
+            f"    try:\n"
             f"        return {fast}\n"
             f"    except {FALLBACK}:\n"
+            f"        c.w[0] = _w0\n"
             f"        return {slow}(c{args})\n")
 
 
@@ -149,8 +152,9 @@ def expression_text(fast: str, slow: str) -> str:
     falling back to the checked form `slow` on any Python error (a missing local included)."""
     return ("def _f(c):\n    l = c.l\n"
             + prologue(fast)
+            + f"    _w0 = c.w[0]\n"
             + f"    try:\n        return {fast}\n"
-            f"    except {FALLBACK}:\n        return {slow}(c)\n")
+            f"    except {FALLBACK}:\n        c.w[0] = _w0\n        return {slow}(c)\n")
 
 
 def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
@@ -161,8 +165,8 @@ def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
     the game)."""
     lines = [x.strip() for x in prologue(fast).splitlines()] if tables else []
     lines.append(f"{into} = {fast}")
-    return ("try:\n" + "\n".join("    " + x for x in lines)
-            + f"\nexcept {FALLBACK}:\n    {into} = {slow}(c)")
+    return ("_w0 = c.w[0]\ntry:\n" + "\n".join("    " + x for x in lines)
+            + f"\nexcept {FALLBACK}:\n    c.w[0] = _w0\n    {into} = {slow}(c)")
 
 
 def prologue(fast: str) -> str:
