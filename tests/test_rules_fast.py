@@ -262,3 +262,50 @@ def test_a_runner_writes_queries_in_place():
     for fn in fused:
         assert fn.fast_body in block.lazy, fn.fast_body
     assert runner.count("len(_P[") == 3 and block.lazy.count("len(_P[") == 3
+
+
+def test_sort_by_reads_what_get_attr_reads():
+    """sort_by reads an entity's property at once unless it has attributes of its own."""
+    from interpreter.lang.runtime import get_attr
+    from interpreter.verbs.ordering import sort_by
+    load_all()
+    items = ["x3", "x2", "x1", {"side": 0}, "x2"]
+    for attrs in ({}, {"x2": {"side": -1}}, {"x1": {"owner": 3}, "x3": {"side": 0}}):
+        for descending in (False, True):
+            c = _ctx(attrs)
+            keyed = [(get_attr(c, x, "side"), k) for k, x in enumerate(items)]
+            order = sorted(keyed, key=lambda t: t[0], reverse=descending)
+            assert sort_by(c, items, "side", descending) == [items[k] for _v, k in order], (attrs, descending)
+
+
+def test_a_loop_in_a_block_stops_at_its_for_line():
+    """A turn a block's loop cannot count fails at the loop's FOR_NEXT, as in the VM (not
+    at the last statement of the turn before)."""
+    from interpreter.lang.compiler import BLOCK, FOR_NEXT
+    load_all()
+    comp = Compiler(Env())
+    prog = comp.program("t", "let n = 0\nfor s in xs {\n  n = n + 1\n}\nlet m = n", params=("xs",))
+    assert prog.code[0][0] == BLOCK
+    head = next(k for k, ins in enumerate(prog.code) if ins[0] == FOR_NEXT)
+    c = _ctx(work=2)
+    c.l = {"xs": [1, 2, 3, 4]}
+    with pytest.raises(RuntimeProblem, match="work budget"):
+        prog.code[0][1](c)
+    assert c.at == head and c.l["n"] == 2
+
+
+def test_a_query_written_in_place_that_falls_back_counts_its_work_once():
+    """A fast source in a block that raises a Python error gives back the work it counted
+    before its checked form runs: the checked form's own problem is reported, not a work
+    budget spent twice."""
+    load_all()
+    comp = Compiler(Env(places={"a"}))
+    prog = comp.program("t", "let a = 1\nlet y = len([x for x in xs]) + size(xs[0])", params=("xs",))
+    block = prog.code[0][1]
+    assert "_w0" in block.lazy
+    for form in (block, prog.code[1][2].checked):
+        c = _ctx(work=5)
+        c.l = {"xs": [1, 2, 3]}
+        with pytest.raises(RuntimeProblem) as err:
+            form(c)
+        assert "work budget" not in str(err.value)
