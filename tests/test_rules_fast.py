@@ -309,3 +309,26 @@ def test_a_query_written_in_place_that_falls_back_counts_its_work_once():
         with pytest.raises(RuntimeProblem) as err:
             form(c)
         assert "work budget" not in str(err.value)
+
+
+def test_paths_found_before_are_the_search_s_walks():
+    """paths() on the fixed board: a kept (start, length) answered before any other look,
+    filtered by one or more blocked spaces, gives the search's walks and counts the whole
+    search's work, as a first call does."""
+    from interpreter.verbs.graph import _walks, paths
+    load_all()
+    adj = {"a": ("b", "c"), "b": ("a", "c", "d"), "c": ("a", "b", "d"), "d": ("b", "c")}
+    g = SimpleNamespace(props={}, attr_defaults={}, adj=adj, spaces=list(adj), walks={}, walks_kept=0)
+    for start in adj:
+        for length in (1, 2, 3):
+            for avoid in (None, [], ["b"], ["d", "c"], ["zz"]):
+                for _twice in range(2):            # searched, then kept
+                    c = Ctx({"attrs": {}}, g, {}, [1000])
+                    got = paths(c, start, length, avoid)
+                    assert got == _walks(Ctx({}, g, {}, [1000]), adj, start, length, set(avoid or ()))
+                    s = Ctx({}, g, {}, [1000])
+                    _walks(s, adj, start, length, set())     # the whole search's work, kept or not
+                    assert c.w[0] == s.w[0], (start, length, avoid)
+    assert g.walks
+    with pytest.raises(RuntimeProblem, match="work budget"):
+        paths(Ctx({"attrs": {}}, g, {}, [1]), "a", 3, ["b"])
