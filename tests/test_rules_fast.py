@@ -38,7 +38,8 @@ FUNCTIONS = {
     "one_plus": (("a",), "1 + a"),
     "plus": (("a", "b"), "a + b"),
     "minus": (("a", "b"), "a - b"),
-    "owner_plus": (("x", "k"), "x.owner + k"),                  # a dear operand: computed once
+    "owner_plus": (("x",), "x.owner + 1"),                      # a dear operand: computed once
+    "label": (("a",), "'n' + a + 'x'"),                         # texts: the one call
     "spot": (("x",), "is_space(x)"),
     "spots": (("xs",), "[x for x in xs if is_space(x)]"),
     "by_side": (("xs",), "sort_by(xs, 'side')"),
@@ -93,7 +94,8 @@ CASES = [
     ("one_plus", (BIG,)), ("one_plus", (-BIG,)), ("one_plus", (2,)), ("plus", (BIG, 1)), ("plus", (BIG, -1)),
     ("plus", (-BIG, -1)), ("plus", ("ab", "cd")), ("plus", ([1], [2, 3])), ("plus", (1, "x")),
     ("plus", (False, 2)), ("minus", (-BIG, 1)), ("minus", (-BIG, -1)), ("minus", (5, 7)), ("minus", ([1], 1)),
-    ("owner_plus", ("x1", 1)), ("owner_plus", ("x2", 1)), ("owner_plus", (0, 2)), ("owner_plus", ("x1", BIG)),
+    ("owner_plus", ("x1",)), ("owner_plus", ("x2",)), ("owner_plus", (0,)), ("owner_plus", ("zz",)),
+    ("label", ("b",)), ("label", (1,)),
     ("spot", ("a",)), ("spot", ("zz",)), ("spot", (["a"],)), ("spot", (3,)),
     ("spots", (["a", "zz", "e"],)), ("spots", ([["a"], "b"],)),
     ("by_side", (["x2", "x1", "x3"],)), ("by_side", (["x3", {"side": -1}, "x1"],)), ("by_side", (["x1", "zz"],)),
@@ -182,6 +184,7 @@ def test_the_new_fast_paths_are_plain_python(forms):
     for name in ("plus1", "minus1", "one_plus", "plus", "minus", "owner_plus"):
         assert " if " in text[name].split("return", 1)[1].split("\n")[0], name    # no call for two ints
     assert "_t" in text["owner_plus"] and ":=" in text["owner_plus"]
+    assert " if " not in text["label"].split("return", 1)[1].split("\n")[0]    # a text: _add at once
     assert "_J = c.s.get('adj') or c.g.adj" in text["spots"] and "c.s.get('adj')" not in text["spots"].split("try:")[1]
 
 

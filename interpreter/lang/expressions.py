@@ -513,6 +513,24 @@ class ExpressionCompiler:
             out = layer(first if k == len(layers) - 1 else b, out)
         return out
 
+    def numeric(self, a: str, b: str) -> bool:
+        """Whether a + b (a - b) of these sources is worth writing for two ints: one is a
+        number (a literal, a fixed number, a len()) and neither a fixed text or list, or
+        both are names. Texts built with + (a log line) keep the one call."""
+        kinds = [self.kind_of(x) for x in (a, b)]
+        if "other" in kinds:
+            return False
+        return "int" in kinds or all(fastsrc.CHEAP.match(x) for x in (a, b))
+
+    def kind_of(self, src: str) -> str | None:
+        """'int' for a source known to give an int, 'other' for one known not to, else None."""
+        if fastsrc.INT_LITERAL.match(src) or src.startswith("len("):
+            return "int"
+        if fastsrc.CONST.match(src):
+            value = self.ns.get(src.strip("()"))
+            return "int" if type(value) is int else "other"
+        return "other" if src.startswith("''.join(") else None
+
     def temp(self) -> str:
         """Returns a new name a fast form computes a value into once (`_t3 :=`)."""
         self.tcount += 1
@@ -611,7 +629,7 @@ class ExpressionCompiler:
             return self.comprehension(node)
         if kind == "binop":
             a, sign, b = self.src(ch[0]), str(ch[1]), self.src(ch[2])
-            if self.fast and sign in ("+", "-"):
+            if self.fast and sign in ("+", "-") and self.numeric(a, b):
                 quick = fastsrc.arith_src(sign, a, b, None if self.in_iter else self.temp)
                 if quick is not None:
                     return quick

@@ -90,6 +90,7 @@ def iter_src(fname: str, args: list[str], iterable: bool, const: Callable[[Any],
 
 
 INT_LITERAL = re.compile(r"^\(*-?\d+\)*$")
+CONST = re.compile(r"^\(*k\d+\)*$")         # a fixed value, as ExpressionCompiler.const names it
 
 
 def arith_src(sign: str, a: str, b: str, names: Callable[[], str] | None) -> str | None:
