@@ -138,24 +138,37 @@ def function_text(params: tuple[str, ...], fast: str, slow: str) -> str:
     """Returns the Python source of a data function's fast form, which falls back to the
     checked form `slow` (a name in the namespace) on any Python error."""
     args = "".join(f", v_{p}" for p in params)
+    keep, give_back = _work_kept(fast)
     return (f"def _f(c{args}):\n"
             + prologue(fast)
-            + f"    _w0 = c.w[0]\n"
-            f"    try:\n"
+            + (f"    {keep}\n" if keep else "")
+            + f"    try:\n"
             f"        return {fast}\n"
             f"    except {FALLBACK}:\n"
-            f"        c.w[0] = _w0\n"
-            f"        return {slow}(c{args})\n")
+            + (f"        {give_back}\n" if give_back else "")
+            + f"        return {slow}(c{args})\n")
+
+
+def _work_kept(fast: str) -> tuple[str, str]:
+    """The lines that note the work left before a fast source and give back what it
+    counted before falling back (none for a source that calls nothing with the context,
+    so counts no work)."""
+    if "(c" not in fast:
+        return "", ""
+    return "_w0 = c.w[0]", "c.w[0] = _w0"
 
 
 def expression_text(fast: str, slow: str) -> str:
     """Returns the Python source of an expression's fast form (locals read from `c.l`),
     falling back to the checked form `slow` on any Python error (a missing local included)."""
+    keep, give_back = _work_kept(fast)
     return ("def _f(c):\n    l = c.l\n"
             + prologue(fast)
-            + f"    _w0 = c.w[0]\n"
+            + (f"    {keep}\n" if keep else "")
             + f"    try:\n        return {fast}\n"
-            f"    except {FALLBACK}:\n        c.w[0] = _w0\n        return {slow}(c)\n")
+            f"    except {FALLBACK}:\n"
+            + (f"        {give_back}\n" if give_back else "")
+            + f"        return {slow}(c)\n")
 
 
 def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
@@ -166,8 +179,9 @@ def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
     the game)."""
     lines = [x.strip() for x in prologue(fast).splitlines()] if tables else []
     lines.append(f"{into} = {fast}")
-    return ("_w0 = c.w[0]\ntry:\n" + "\n".join("    " + x for x in lines)
-            + f"\nexcept {FALLBACK}:\n    c.w[0] = _w0\n    {into} = {slow}(c)")
+    keep, give_back = _work_kept(fast)
+    return ((f"{keep}\n" if keep else "") + "try:\n" + "\n".join("    " + x for x in lines)
+            + f"\nexcept {FALLBACK}:\n" + (f"    {give_back}\n" if give_back else "") + f"    {into} = {slow}(c)")
 
 
 def prologue(fast: str) -> str:
