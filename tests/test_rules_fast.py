@@ -43,6 +43,8 @@ FUNCTIONS = {
     "spot": (("x",), "is_space(x)"),
     "spots": (("xs",), "[x for x in xs if is_space(x)]"),
     "by_side": (("xs",), "sort_by(xs, 'side')"),
+    "hand": (("p",), "zone('hand', p)"),
+    "hand_size": (("p",), "size(zone('hand', p))"),
 }
 PROPS = {"x1": {"side": 0, "owner": 5}, "x2": {"side": 1}, "x3": {"side": 1}, "a": {}, "b": {}, "e": {}}
 DEFAULTS = {"owner": None}
@@ -53,7 +55,7 @@ def _compile(fast: bool) -> dict:
     by some rule, so an object's own value may hide the printed one."""
     load_all()
     env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
-              places={"a", "b", "e"}, objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner"},
+              places={"a", "b", "e"}, zones={"hand"}, objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner"},
               attr_defaults=DEFAULTS, player_vars={"owner"}, lean=not fast)
     mark_written(env, "owner")
     comp = Compiler(env)
@@ -71,7 +73,7 @@ def forms():
 
 
 def _ctx(attrs: dict | None = None, work: int = 1_000_000) -> Ctx:
-    s = {"places": {"a": ["x1", "x2"], "b": ["x3"], "e": []}, "loc": {"x1": "a", "x2": "a", "x3": "b"},
+    s = {"places": {"a": ["x1", "x2"], "b": ["x3"], "e": [], "hand/0": [], "hand/1": ["x1"], "hand/70": []}, "loc": {"x1": "a", "x2": "a", "x3": "b"},
          "attrs": attrs or {}, "n": 2, "pvars": [{"owner": 7}, {"owner": 8}]}
     g = SimpleNamespace(props=PROPS, attr_defaults=DEFAULTS, adj={"a": ("b",), "b": ("a", "e"), "e": ("b",)},
                         spaces=["a", "b", "e"])
@@ -100,6 +102,8 @@ CASES = [
     ("spots", (["a", "zz", "e"],)), ("spots", ([["a"], "b"],)),
     ("by_side", (["x2", "x1", "x3"],)), ("by_side", (["x3", {"side": -1}, "x1"],)), ("by_side", (["x1", "zz"],)),
     ("by_side", ([0, 1],)),
+    ("hand", (0,)), ("hand", (1,)), ("hand", (2,)), ("hand", (True,)), ("hand", (-1,)), ("hand", (70,)),
+    ("hand", ("x",)), ("hand", (None,)), ("hand_size", (1,)), ("hand_size", (3,)), ("hand_size", (70,)),
 ]
 
 
@@ -185,6 +189,7 @@ def test_the_new_fast_paths_are_plain_python(forms):
         assert " if " in text[name].split("return", 1)[1].split("\n")[0], name    # no call for two ints
     assert "_t" in text["owner_plus"] and ":=" in text["owner_plus"]
     assert " if " not in text["label"].split("return", 1)[1].split("\n")[0]    # a text: _add at once
+    assert "zone(" not in text["hand_size"].split("if type")[0] and ".get(v_p) in _P" in text["hand_size"]
     assert "_J = c.s.get('adj') or c.g.adj" in text["spots"] and "c.s.get('adj')" not in text["spots"].split("try:")[1]
 
 

@@ -162,7 +162,7 @@ class ExpressionCompiler:
         self.iterable = False            # the next call's value is only walked by a comprehension
         self.impure = False              # the expression being built calls a verb that changes the game
         self.origin = "effect"           # what generated code is part of: its file name in tracebacks and profiles
-        self.static_tables: dict[str, str] = {}   # attribute -> the const name of its table (fast.py)
+        self.static_tables: dict[Any, str] = {}   # attribute (or zone) -> the const name of its table (fast.py)
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -409,6 +409,8 @@ class ExpressionCompiler:
                 and "{" not in str(args[0].children[0]):
             kind = str(args[0].children[0])[1:-1]
         quick = fastsrc.verb_src(fname, slots, iterable) if self.fast else None
+        if self.fast and fname == "zone":
+            quick = self.zone_src(slots, self.const(verb.impl))
         if self.fast and fname == "call_function":
             quick = self.named_call(args[1] if len(args) > 1 else named.get("args"), slots[0])
         if quick is None:
@@ -421,6 +423,20 @@ class ExpressionCompiler:
             # Log lines are only formatted when the game keeps a log (playouts run without).
             return f"({out} if c.s.get('log_on', True) else None)"
         return out
+
+    def zone_src(self, slots: list[str], impl: str) -> str | None:
+        """The fast source of zone("name", p) with a written name and a cheap seat: the id
+        read from a table of the first seats' ids, if the state has that place; any other
+        seat, or no such place, asks the verb (which gives its id or its problem)."""
+        name = self.ns.get(slots[0]) if fastsrc.CONST.match(slots[0]) else None
+        if type(name) is not str or not fastsrc.CHEAP.match(slots[1]):
+            return None
+        key = ("zone", name)
+        table = self.static_tables.get(key)
+        if table is None:
+            table = self.static_tables[key] = self.const({k: f"{name}/{k}" for k in range(fastsrc.ZONE_SEATS)})
+        p = slots[1]
+        return f"({table}[{p}] if type({p}) is int and {table}.get({p}) in _P else {impl}(c, {slots[0]}, {p}))"
 
     def named_call(self, arg_list: Any, name: str) -> str | None:
         """The fast source of call_function(name, [a, b, ...]) with a written list: the data

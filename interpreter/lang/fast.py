@@ -38,6 +38,10 @@ EMPTY_SKIPPED = re.compile(r"^(\(*(v\w+|_t\d+|l\['\w+'\])\)*|_P\[\(*(v\w+|_t\d+|
 
 # the state's table of attributes, as the fast sources name it
 _USES_A = re.compile(r"\b_A\b")
+# the state's table of places
+_USES_P = re.compile(r"\b_P\b")
+ZONE_SEATS = 64     # zone("name", p): the ids of seats below this are read from a table
+
 # the board's neighbour table (verbs/graph.py adjacency: assembled in play, else board.yaml's)
 _USES_J = re.compile(r"\b_J\b")
 
@@ -149,11 +153,15 @@ def function_text(params: tuple[str, ...], fast: str, slow: str) -> str:
             + f"        return {slow}(c{args})\n")
 
 
+# calls that read an attribute: they count no work
+_READS = re.compile(r"\b_p?attr\(c\b")
+
+
 def _work_kept(fast: str) -> tuple[str, str]:
     """The lines that note the work left before a fast source and give back what it
     counted before falling back (none for a source that calls nothing with the context,
     so counts no work)."""
-    if "(c" not in fast:
+    if "(c" not in _READS.sub("", fast):
         return "", ""
     return "_w0 = c.w[0]", "c.w[0] = _w0"
 
@@ -186,7 +194,7 @@ def inline_text(into: str, fast: str, slow: str, tables: bool = True) -> str:
 
 def prologue(fast: str) -> str:
     """Returns the lines that read the state's tables a fast form uses, once a call."""
-    return (("    _P = c.s['places']\n" if "_P[" in fast else "")
+    return (("    _P = c.s['places']\n" if _USES_P.search(fast) else "")
             + ("    _L = c.s['loc']\n" if "_L[" in fast else "")
             + ("    _A = c.s['attrs']\n" if _USES_A.search(fast) else "")
             + ("    _V = c.s['pvars']\n" if "_V[" in fast else "")
