@@ -43,6 +43,9 @@ FUNCTIONS = {
     "spot": (("x",), "is_space(x)"),
     "spots": (("xs",), "[x for x in xs if is_space(x)]"),
     "by_side": (("xs",), "sort_by(xs, 'side')"),
+    "side_of": (("r",), "r.side"),
+    "tag_of": (("r",), "r.tag"),                                # no entity has it: records only
+    "tags": (("rs",), "[r.tag for r in rs]"),
     "hand": (("p",), "zone('hand', p)"),
     "hand_size": (("p",), "size(zone('hand', p))"),
 }
@@ -55,7 +58,7 @@ def _compile(fast: bool) -> dict:
     by some rule, so an object's own value may hide the printed one."""
     load_all()
     env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
-              places={"a", "b", "e"}, zones={"hand"}, objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner"},
+              places={"a", "b", "e"}, zones={"hand"}, objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner", "tag"},
               attr_defaults=DEFAULTS, player_vars={"owner"}, lean=not fast)
     mark_written(env, "owner")
     comp = Compiler(env)
@@ -102,6 +105,9 @@ CASES = [
     ("spots", (["a", "zz", "e"],)), ("spots", ([["a"], "b"],)),
     ("by_side", (["x2", "x1", "x3"],)), ("by_side", (["x3", {"side": -1}, "x1"],)), ("by_side", (["x1", "zz"],)),
     ("by_side", ([0, 1],)),
+    ("side_of", ({"side": 4},)), ("side_of", ({},)), ("side_of", ("x2",)), ("side_of", (3,)),
+    ("tag_of", ({"tag": 1},)), ("tag_of", ({},)), ("tag_of", ("x1",)), ("tag_of", (None,)),
+    ("tags", ([{"tag": 1}, {"tag": [2]}],)), ("tags", ([{"tag": 1}, {}],)),
     ("hand", (0,)), ("hand", (1,)), ("hand", (2,)), ("hand", (True,)), ("hand", (-1,)), ("hand", (70,)),
     ("hand", ("x",)), ("hand", (None,)), ("hand_size", (1,)), ("hand_size", (3,)), ("hand_size", (70,)),
 ]
@@ -189,6 +195,8 @@ def test_the_new_fast_paths_are_plain_python(forms):
         assert " if " in text[name].split("return", 1)[1].split("\n")[0], name    # no call for two ints
     assert "_t" in text["owner_plus"] and ":=" in text["owner_plus"]
     assert " if " not in text["label"].split("return", 1)[1].split("\n")[0]    # a text: _add at once
+    for name in ("side_of", "tag_of", "tags"):       # a record's field read with no call
+        assert "if type(" in text[name] and "is dict" in text[name], name
     assert "zone(" not in text["hand_size"].split("if type")[0] and ".get(v_p) in _P" in text["hand_size"]
     assert "_J = c.s.get('adj') or c.g.adj" in text["spots"] and "c.s.get('adj')" not in text["spots"].split("try:")[1]
 

@@ -501,6 +501,8 @@ class ExpressionCompiler:
                                             or any(name in props for props in self.env.props.values()))
         player = name in self.env.player_vars
         if not (printed or player):
+            if fastsrc.CHEAP.match(base):       # a record's field, as _attr reads it
+                return f"({base}[{name!r}] if type({base}) is dict else _attr(c, {base}, {name!r}))"
             return None
         b = first = base
         if not fastsrc.CHEAP.match(base) and self.in_iter:
@@ -515,7 +517,8 @@ class ExpressionCompiler:
             b = f"_t{self.tcount}"
             first = f"({b} := {base})"
         out = f"_attr(c, {b}, {name!r})"
-        layers = []
+        # a record's field (one it lacks raises, and the checked form says so)
+        layers = [lambda x, inner: f"({b}[{name!r}] if type({x}) is dict else {inner})"]
         if printed:
             # an entity's own value (the state's attrs table) if it has one, else the
             # printed one; the table of printed values alone while no object can have one
