@@ -126,7 +126,7 @@ def _run(fn, attrs, args, work=1_000_000, adj=None):
     return got, type(got), c.w[0]
 
 
-@pytest.mark.parametrize("attrs", [{}, {"x1": {"owner": 1}, "x2": {"owner": 2, "side": 0}, "zz": {"owner": 4}}],
+@pytest.mark.parametrize("attrs", [{}, {"x1": {"owner": 1}, "x2": {"owner": 2}, "zz": {"owner": 4}}],
                          ids=["printed", "own"])
 def test_the_fast_forms_give_the_checked_values_and_work(forms, attrs):
     fast, checked = forms
