@@ -37,17 +37,18 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
             return f"{const(fn)}(c)"
         return getattr(fn, "src", None)
 
+    def value(into: str, fn: Any) -> str:
+        """An assigned value: a query's fast source written in place, else its source."""
+        if getattr(fn, "fast_body", None) is not None:
+            return fast_value(into, fn, const, tables)
+        return f"{into} = {src(fn)}"
+
     if op == ops["LET"] and getattr(ins[2], "fast_body", None) is not None:
         return fast_value(f"l[{ins[1]!r}]", ins[2], const, tables)
     if op == ops["LET"] and src(ins[2]) is not None:
         return f"l[{ins[1]!r}] = {src(ins[2])}"
     if op == ops["EXPR"] and src(ins[1]) is not None:
         return src(ins[1])
-    def value(into: str, fn: Any) -> str:
-        if getattr(fn, "fast_body", None) is not None:
-            return fast_value(into, fn, const, tables)
-        return f"{into} = {src(fn)}"
-
     if op == ops["SETGAME"] and src(ins[2]) is not None:
         return (f"if s.get('frozen') is not None:\n    _frozen(s)\n"
                 f"{value('v', ins[2])}\n"
