@@ -127,8 +127,10 @@ def main() -> None:
                     if r["this"]["simulations_per_s"]:
                         line += f" {r['this']['simulations_per_s']:>9} simulations/s"
                     if "other" in r:
-                        line += (f"   other {r['other']['playouts_per_s']:>8} playouts/s"
-                                 f"   ratio {r['ratio_playouts']:.2f} (decisions {r['ratio_decisions']:.2f})")
+                        line += f"   other {r['other']['playouts_per_s']:>8} playouts/s"
+                        if r["other"]["simulations_per_s"]:
+                            line += f" {r['other']['simulations_per_s']:>9} simulations/s"
+                        line += f"   ratio {r['ratio_playouts']:.2f} (decisions {r['ratio_decisions']:.2f})"
                     print(line, flush=True)
     if args.json:
         print(json.dumps(rows, indent=1))

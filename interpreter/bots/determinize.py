@@ -49,46 +49,79 @@ class Sampler:
     def sample(self, state: GameState, seat: int, r: dict) -> GameState:
         """Returns a playable copy of `state` consistent with `seat`'s observation, drawing
         everything hidden with the bot's RNG state `r` (advanced in place)."""
-        g, d = self.game, state.d
+        return self.deal(state, seat).draw(r, last=True)
+
+    def deal(self, state: GameState, seat: int) -> "Deal":
+        """Returns what every sample of `state` for `seat` shares, to draw many samples of
+        one position (mcts's playouts of one decision) without working it out each time."""
+        return Deal(self, state, seat)
+
+
+class Deal:
+    """The part of a sample fixed by the position: the copy with other seats' private
+    variables reset, their secret choices forgotten and the log cut to the seat's lines
+    (none of which draws at random), and the hidden objects pooled by group. Each draw
+    copies that and deals the pools anew: the same draws, in the same order, as one
+    sample made from scratch."""
+
+    def __init__(self, sampler: Sampler, state: GameState, seat: int):
+        g, d = sampler.game, state.d
+        self.game = g
         e = clone_state(d)
-        self._redeal(e, seat, r)
         pvars = e["pvars"]
         for q, pv in enumerate(pvars):
             if q != seat and any(k in pv for k in g.private_vars):
                 # written anew, as every player variable is (clones share the old dict)
-                pvars[q] = {**pv, **{k: jcopy(g.player_vars.get(k)) for k in g.private_vars if k in pv}}
+                pvars[q] = {k: (jcopy(g.player_vars.get(k)) if k in g.private_vars else v) for k, v in pv.items()}
         _forget_choices(e, seat)
-        r["rng"], bits = rng.next_u64(r["rng"])
-        e["rng"] = rng.seed_state(bits)
         e["log"] = [line for line in e["log"] if line[1] is None or line[1] == seat]
         e["log_on"] = False
         e["actions"] = []
-        return GameState(g, e)
-
-    def _redeal(self, e: dict, seat: int, r: dict) -> None:
-        """Deals the hidden objects again: each place keeps how many of each group it
-        holds; which ones, and their order in the place, come from the bot's RNG."""
-        places, loc, group = e["places"], e["loc"], self._group
-        hidden = [p for p in self.hidden_places(e["n"], seat) if places[p]]
+        self._base: dict | None = e
+        places, group = d["places"], sampler._group
+        self._hidden = [p for p in sampler.hidden_places(d["n"], seat) if places[p]]
         pools: dict[tuple, list[str]] = {}
-        counts: list[dict[tuple, int]] = []
-        for place in hidden:
+        self._counts: list[list[tuple[tuple, int]]] = []
+        for place in self._hidden:
             here: dict[tuple, int] = {}
             for obj in places[place]:
                 key = group[obj]
                 pools.setdefault(key, []).append(obj)
                 here[key] = here.get(key, 0) + 1
-            counts.append(here)
-        for key in sorted(pools):       # in a fixed order: the RNG draws must not follow the true one
-            pool = pools[key]
-            pool.sort()
+            self._counts.append(sorted(here.items()))
+        # in a fixed order, each pool sorted: the RNG draws must not follow the true order
+        self._pools = [(key, sorted(pools[key])) for key in sorted(pools)]
+
+    def draw(self, r: dict, last: bool = False) -> GameState:
+        """Returns one sample, drawn with the bot's RNG state `r` (advanced in place). The
+        `last` draws into the deal's own copy, saving a copy; the deal is spent after it."""
+        e = self._base
+        if e is None:
+            raise RuntimeError("this deal's last sample was drawn")
+        if last:
+            self._base = None
+        else:
+            e = clone_state(e)
+        self._redeal(e, r)
+        r["rng"], bits = rng.next_u64(r["rng"])
+        e["rng"] = rng.seed_state(bits)
+        return GameState(self.game, e)
+
+    def _redeal(self, e: dict, r: dict) -> None:
+        """Deals the hidden objects again: each place keeps how many of each group it
+        holds; which ones, and their order in the place, come from the bot's RNG."""
+        loc = e["loc"]
+        pools = {}
+        for key, pool in self._pools:
+            pool = pool[:]
             rng.shuffle(r, pool)
-        for place, here in zip(hidden, counts):
+            pools[key] = pool
+        for place, here in zip(self._hidden, self._counts):
             new: list[str] = []
-            for key in sorted(here):
+            for key, k in here:
                 pool = pools[key]
-                new.extend(pool[-here[key]:])
-                del pool[-here[key]:]
+                new += pool[-k:]
+                del pool[-k:]
             if len(here) > 1:
                 new.sort()
                 rng.shuffle(r, new)

@@ -13,6 +13,7 @@ import math
 
 from ..engine import rng
 from ..engine.game import GameState
+from ..engine.vm import resume
 from .base import SamplingBot
 from .rating import forced, rewards
 
@@ -50,18 +51,26 @@ class MctsAgent(SamplingBot):
             return actions[0]
         seat = state.current_player()
         root = _Node(seat)
+        deal = self.deal(state, seat)        # what the samples of this position share
         for _ in range(self.playouts):
-            self._playout(root, self.sample(state, seat))
+            self._playout(root, deal.draw(self._d))
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value, -kv[0]))
         return best[0]
 
     def _playout(self, root: _Node, det: GameState) -> None:
+        """Descends the tree on one sample, plays on at random and backs the rewards up.
+        A sample is the bot's own copy and its moves are legal by construction, so they
+        go to the VM's `resume` without the state API's checks of a caller's input."""
         path = self._descend(root, det)
-        d, r, steps = det.d, self._d, 0
-        while not d["terminal"] and steps < PLAYOUT_LIMIT and (self.depth == 0 or steps < self.depth):
+        g, d, r, steps = det.game, det.d, self._d, 0
+        limit = min(self.depth or PLAYOUT_LIMIT, PLAYOUT_LIMIT)   # decisions of more than one option
+        while not d["terminal"] and steps < limit:
             k = len(d["pending"]["options"])
-            det.apply_action(rng.below(r, k) if k > 1 else 0)
-            steps += k > 1
+            if k > 1:
+                resume(g, d, rng.below(r, k))
+                steps += 1
+            else:
+                resume(g, d, 0)
         reward = rewards(det)
         for node in path:
             node.visits += 1
@@ -71,28 +80,32 @@ class MctsAgent(SamplingBot):
         """Selects down the tree (UCB over the children legal in this sample) and adds one
         new child; returns the nodes passed."""
         path: list[_Node] = []
-        d = det.d
+        g, d, r, c = det.game, det.d, self._d, self.c
+        log, sqrt = math.log, math.sqrt
         while True:
             forced(det)
             if d["terminal"]:
                 return path
-            k = len(d["pending"]["options"])
-            player = d["pending"]["player"]
+            pending = d["pending"]
+            k = len(pending["options"])
             kids = node.children
             untried = [a for a in range(k) if a not in kids]
-            for a in range(k):
-                if a in kids:
-                    kids[a].avail += 1
             if untried:
-                a = untried[rng.below(self._d, len(untried))]
-                kids[a] = child = _Node(player)
-                det.apply_action(a)
+                for a in range(k):
+                    if a in kids:
+                        kids[a].avail += 1
+                a = untried[rng.below(r, len(untried))]
+                kids[a] = child = _Node(pending["player"])
+                resume(g, d, a)
                 path.append(child)
                 return path
-            a = max(range(k), key=lambda a: self._ucb(kids[a]))
-            det.apply_action(a)
-            node = kids[a]
+            best, top = 0, None
+            for a in range(k):
+                n = kids[a]
+                n.avail += 1
+                u = n.value / n.visits + c * sqrt(log(n.avail) / n.visits)     # UCB1
+                if top is None or u > top:
+                    best, top = a, u
+            resume(g, d, best)
+            node = kids[best]
             path.append(node)
-
-    def _ucb(self, n: _Node) -> float:
-        return n.value / n.visits + self.c * math.sqrt(math.log(n.avail) / n.visits)

@@ -2,8 +2,8 @@
 else the final-score formula) per seat, and a reward in [0, 1] per seat for search."""
 from __future__ import annotations
 
-
 from ..engine.game import GameState
+from ..engine.vm import resume
 from ..lang.runtime import Ctx, RuntimeProblem
 
 _ERRORS = (RuntimeProblem, TypeError, KeyError, IndexError, ValueError, ZeroDivisionError)
@@ -58,8 +58,8 @@ def standing(state: GameState, seat: int) -> float:
 
 def forced(state: GameState, limit: int = 10_000) -> None:
     """Plays every decision that has a single option (they need no thought)."""
-    d = state.d
+    g, d = state.game, state.d
     while limit and not d["terminal"] and len(d["pending"]["options"]) == 1:
-        state.apply_action(0)
+        resume(g, d, 0)             # option 0 of one: no need of the state API's checks
         limit -= 1
 

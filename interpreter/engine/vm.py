@@ -344,6 +344,11 @@ def _step(c: Ctx, ins: tuple, op: int, pc: int, l: dict) -> int:
     elif op == FOR_NEXT:
         it = l[ins[1]]
         if it[1] < len(it[0]):
+            w = c.w                      # one unit of work a turn, as a loop in a block counts it
+            w[0] -= 1
+            if w[0] < 0:
+                from ..lang.runtime import spend     # (the budget's problem, as spend words it)
+                spend(c, 0)
             l[ins[2]] = it[0][it[1]]
             it[1] += 1
         else:

@@ -37,6 +37,12 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
             return f"{const(fn)}(c)"
         return getattr(fn, "src", None)
 
+    def value(into: str, fn: Any) -> str:
+        """An assigned value: a query's fast source written in place, else its source."""
+        if getattr(fn, "fast_body", None) is not None:
+            return fast_value(into, fn, const, tables)
+        return f"{into} = {src(fn)}"
+
     if op == ops["LET"] and getattr(ins[2], "fast_body", None) is not None:
         return fast_value(f"l[{ins[1]!r}]", ins[2], const, tables)
     if op == ops["LET"] and src(ins[2]) is not None:
@@ -45,11 +51,11 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
         return src(ins[1])
     if op == ops["SETGAME"] and src(ins[2]) is not None:
         return (f"if s.get('frozen') is not None:\n    _frozen(s)\n"
-                f"v = {src(ins[2])}\n"
+                f"{value('v', ins[2])}\n"
                 f"if type(v) is list or type(v) is dict:\n    _save_check(c, v)\n"
                 f"s['gvars'][{ins[1]!r}] = v")
     if op == ops["SETATTR"] and src(ins[1]) is not None and src(ins[3]) is not None:
-        return f"_set_attr(c, {src(ins[1])}, {ins[2]!r}, {src(ins[3])})"
+        return f"{value('_e', ins[1])}\n{value('v', ins[3])}\n_set_attr(c, _e, {ins[2]!r}, v)"
     return None
 
 
@@ -189,11 +195,13 @@ def _loop(code: list[tuple], j: int, base: int, ops: dict[str, int], const: Call
         body.append((k, part[0]))
     inner = [_guard(f"i = {k - base}\n{t}", k, "h") if k in skipped else f"i = {k - base}\n{t}"
              for k, t in body]
-    text = (f"_q = {seq}\n"
+    first = fast_value("_q", init[2], const) if getattr(init[2], "fast_body", None) is not None else f"_q = {seq}"
+    text = (f"{first}\n"
             f"if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {{_q!r}}\")\n"
             + "".join(sorted({x.strip() + "\n" for x in tables.splitlines()}))
             + f"_w = c.w\n"
-            f"for _v in _q:\n    _w[0] -= 1\n    if _w[0] < 0:\n        _spend(c, 0)\n    l[{var!r}] = _v\n    h = 0\n"
+            f"for _v in _q:\n    i = {head - base}\n    _w[0] -= 1\n    if _w[0] < 0:\n        _spend(c, 0)\n"
+            f"    l[{var!r}] = _v\n    h = 0\n"
             + "\n".join("    " + x for part in inner for x in part.split("\n")))
     return end, text
 

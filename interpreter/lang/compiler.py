@@ -204,6 +204,25 @@ class Compiler(ExpressionCompiler):
         self.code[at] = ins[:-1] + (target,)
 
     # ---- statements ---------------------------------------------------------------
+    def augmented(self, node: Tree, target: Tree, sign: str, value: Tree) -> Callable:
+        """Returns the function of the value `x += v` (`x -= v`) assigns: with a fast form
+        (plain Python for ints, lang/fast.py arith_src) when it only queries."""
+        self.reads, self.impure = set(), False
+
+        def src(_node: Tree) -> str:
+            t, v = self.src(target), self.src(value)
+            if self.fast:
+                quick = fastsrc.arith_src(sign, t, v, self.temp)
+                if quick is not None:
+                    return quick
+            return f"_{'add' if sign == '+' else 'sub'}(c, {t}, {v})"
+        text = src(node)
+        fn = self.function(text)
+        fn.pure = not self.impure
+        if self.impure or not self.fast_forms():
+            return fn
+        return self.fast_expr(node, text, fn, src)
+
     def block(self, node: Tree) -> None:
         for stmt in node.children:
             self.stmt(stmt)
@@ -217,9 +236,7 @@ class Compiler(ExpressionCompiler):
             self.assign(node, node.children[0], self.expr(node.children[1]))
         elif kind == "augassign_stmt":
             target, op, value = node.children
-            self.reads = set()
-            t, v = self.src(target), self.src(value)
-            self.assign(node, target, self.function(f"_{'add' if str(op)[0] == '+' else 'sub'}(c, {t}, {v})"))
+            self.assign(node, target, self.augmented(node, target, str(op)[0], value))
         elif kind == "expr_stmt":
             self.expr_stmt(node.children[0])
         elif kind == "if_stmt":

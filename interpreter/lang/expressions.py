@@ -162,7 +162,7 @@ class ExpressionCompiler:
         self.iterable = False            # the next call's value is only walked by a comprehension
         self.impure = False              # the expression being built calls a verb that changes the game
         self.origin = "effect"           # what generated code is part of: its file name in tracebacks and profiles
-        self.static_tables: dict[str, str] = {}   # attribute -> the const name of its table (fast.py)
+        self.static_tables: dict[Any, str] = {}   # attribute (or zone) -> the const name of its table (fast.py)
 
     # ---- helpers ------------------------------------------------------------------
     def err(self, node: Tree | Token, message: str) -> None:
@@ -369,7 +369,10 @@ class ExpressionCompiler:
                 and args[0].data == "comprehension":
             # any([... for x in xs]) stops at the first true (all: false) item, as Python's does
             # with a generator: a rule written as a comprehension costs no more than a loop.
-            return f"{fname}({self.comprehension(args[0])[1:-1]})"
+            seq, walk = self.comprehension_parts(args[0])
+            out = f"{fname}({walk})"
+            # an empty list walked: the value with no call (fast.py, EMPTY_SKIPPED)
+            return f"({fname == 'all'} if {seq} == [] else {out})" if self.skips_empty(seq) else out
         params = verb.params
         if len(args) > len(params):
             self.err(node, f"{fname}() takes at most {len(params)} argument(s), got {len(args)}")
@@ -406,6 +409,8 @@ class ExpressionCompiler:
                 and "{" not in str(args[0].children[0]):
             kind = str(args[0].children[0])[1:-1]
         quick = fastsrc.verb_src(fname, slots, iterable) if self.fast else None
+        if self.fast and fname == "zone":
+            quick = self.zone_src(slots, self.const(verb.impl))
         if self.fast and fname == "call_function":
             quick = self.named_call(args[1] if len(args) > 1 else named.get("args"), slots[0])
         if quick is None:
@@ -418,6 +423,20 @@ class ExpressionCompiler:
             # Log lines are only formatted when the game keeps a log (playouts run without).
             return f"({out} if c.s.get('log_on', True) else None)"
         return out
+
+    def zone_src(self, slots: list[str], impl: str) -> str | None:
+        """The fast source of zone("name", p) with a written name and a cheap seat: the id
+        read from a table of the first seats' ids, if the state has that place; any other
+        seat, or no such place, asks the verb (which gives its id or its problem)."""
+        name = self.ns.get(slots[0]) if fastsrc.CONST.match(slots[0]) else None
+        if type(name) is not str or not fastsrc.CHEAP.match(slots[1]):
+            return None
+        key = ("zone", name)
+        table = self.static_tables.get(key)
+        if table is None:
+            table = self.static_tables[key] = self.const({k: f"{name}/{k}" for k in range(fastsrc.ZONE_SEATS)})
+        p = slots[1]
+        return f"({table}[{p}] if type({p}) is int and {table}.get({p}) in _P else {impl}(c, {slots[0]}, {p}))"
 
     def named_call(self, arg_list: Any, name: str) -> str | None:
         """The fast source of call_function(name, [a, b, ...]) with a written list: the data
@@ -434,16 +453,30 @@ class ExpressionCompiler:
         if entry is None or not self.env.inline or fname in self.inlining or len(self.inlining) >= fastsrc.MAX_INLINE:
             return None
         params, tree = entry
-        if any(":=" in a for a in args):
+        if any(":=" in a for a in args) and self.in_iter:
             return None     # an argument could land in a comprehension's list, which takes no `:=`
+        # An argument dear to repeat is computed once, first, into a name of its own, as a
+        # call computes it (`(_t3 := a, body)[-1]`); in a comprehension's list, which takes
+        # no `:=`, only one used once is written in place.
+        bound: list[str] = []
+        subst: dict[str, str] = {}
         for p, a in zip(params, args):
+            if fastsrc.CHEAP.match(a):
+                subst[p] = f"({a})"
+                continue
             uses = sum(1 for t in tree.scan_values(lambda v: isinstance(v, Token) and str(v) == p))
-            if uses > 1 and not fastsrc.CHEAP.match(a):
-                return None
+            if self.in_iter:
+                if uses > 1 or ":=" in a:
+                    return None
+                subst[p] = f"({a})"
+                continue
+            self.tcount += 1
+            subst[p] = f"_t{self.tcount}"
+            bound.append(f"(_t{self.tcount} := ({a}))")
         saved = (self.bound, self.subst, self.scope, self.vtag, len(self.errors))
         self.vcount += 1
         self.bound, self.scope, self.vtag = [], set(), str(self.vcount)
-        self.subst = {p: f"({a})" for p, a in zip(params, args)}
+        self.subst = subst
         self.inlining.append(fname)
         try:
             body = self.src(tree)
@@ -453,6 +486,8 @@ class ExpressionCompiler:
         if len(self.errors) > before:
             del self.errors[before:]
             return None
+        if bound:
+            return f"({', '.join(bound)}, {body})[-1]"
         return f"({body})"
 
     def static_attr(self, base: str, name: str) -> str | None:
@@ -466,6 +501,8 @@ class ExpressionCompiler:
                                             or any(name in props for props in self.env.props.values()))
         player = name in self.env.player_vars
         if not (printed or player):
+            if fastsrc.CHEAP.match(base):       # a record's field, as _attr reads it
+                return f"({base}[{name!r}] if type({base}) is dict else _attr(c, {base}, {name!r}))"
             return None
         b = first = base
         if not fastsrc.CHEAP.match(base) and self.in_iter:
@@ -480,17 +517,43 @@ class ExpressionCompiler:
             b = f"_t{self.tcount}"
             first = f"({b} := {base})"
         out = f"_attr(c, {b}, {name!r})"
-        layers = []
+        # a record's field (one it lacks raises, and the checked form says so)
+        layers = [lambda x, inner: f"({b}[{name!r}] if type({x}) is dict else {inner})"]
         if printed:
+            # an entity's own value (the state's attrs table) if it has one, else the
+            # printed one; the table of printed values alone while no object can have one
             table = self.static_table(name)
             flag = fastsrc.printed_flag(self.env, name)
-            layers.append(lambda x, inner: f"({table}[{b}] if type({x}) is str and ({flag} or {b} not in _A) "
-                                           f"else {inner})")
+            layers.append(lambda x, inner: f"(({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) "
+                                           f"else _A[{b}][{name!r}]) if type({x}) is str else {inner})")
         if player:
             layers.append(lambda x, inner: f"(_V[{b}][{name!r}] if type({x}) is int else {inner})")
         for k, layer in enumerate(layers):
             out = layer(first if k == len(layers) - 1 else b, out)
         return out
+
+    def numeric(self, a: str, b: str) -> bool:
+        """Whether a + b (a - b) of these sources is worth writing for two ints: one is a
+        number (a literal, a fixed number, a len()) and neither a fixed text or list, or
+        both are names. Texts built with + (a log line) keep the one call."""
+        kinds = [self.kind_of(x) for x in (a, b)]
+        if "other" in kinds:
+            return False
+        return "int" in kinds or all(fastsrc.CHEAP.match(x) for x in (a, b))
+
+    def kind_of(self, src: str) -> str | None:
+        """'int' for a source known to give an int, 'other' for one known not to, else None."""
+        if fastsrc.INT_LITERAL.match(src) or src.startswith("len("):
+            return "int"
+        if fastsrc.CONST.match(src):
+            value = self.ns.get(src.strip("()"))
+            return "int" if type(value) is int else "other"
+        return "other" if src.startswith("''.join(") else None
+
+    def temp(self) -> str:
+        """Returns a new name a fast form computes a value into once (`_t3 :=`)."""
+        self.tcount += 1
+        return f"_t{self.tcount}"
 
     def static_table(self, name: str) -> str:
         """Returns the constant holding every entity's printed `name` (fast.static_table)."""
@@ -585,6 +648,10 @@ class ExpressionCompiler:
             return self.comprehension(node)
         if kind == "binop":
             a, sign, b = self.src(ch[0]), str(ch[1]), self.src(ch[2])
+            if self.fast and sign in ("+", "-") and self.numeric(a, b):
+                quick = fastsrc.arith_src(sign, a, b, None if self.in_iter else self.temp)
+                if quick is not None:
+                    return quick
             if sign == "+":
                 return f"_add(c, {a}, {b})"
             if sign == "-":
@@ -633,6 +700,20 @@ class ExpressionCompiler:
         return "None"
 
     def comprehension(self, node: Tree) -> str:
+        seq, walk = self.comprehension_parts(node)
+        if self.skips_empty(seq):
+            # an empty list built or walked with no call (fast.py, EMPTY_SKIPPED)
+            return f"([] if {seq} == [] else [{walk}])"
+        return f"[{walk}]"
+
+    def skips_empty(self, seq: str) -> bool:
+        """Whether a fast form tests the list a comprehension walks for [] first: cheap to
+        write twice (fast.py, EMPTY_SKIPPED)."""
+        return self.fast and fastsrc.EMPTY_SKIPPED.match(seq) is not None
+
+    def comprehension_parts(self, node: Tree) -> tuple[str, str]:
+        """Returns the source of the list a comprehension walks, and its walk (the
+        comprehension without its brackets, `body for v in _each(c, seq) if cond`)."""
         ch = node.children
         body, var, seq = ch[0], str(ch[1]), ch[2]
         cond = ch[3] if len(ch) > 3 else None
@@ -649,8 +730,8 @@ class ExpressionCompiler:
             cond_src = self.src(cond) if cond is not None else None
         finally:
             self.bound.pop()
-        out = f"[{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
-        return out + (f" if {cond_src}]" if cond_src is not None else "]")
+        out = f"{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
+        return seq_src, out + (f" if {cond_src}" if cond_src is not None else "")
 
     def string(self, tok: Token) -> str:
         raw = str(tok)[1:-1]

@@ -7,6 +7,7 @@ value past the language's sizes) calls one of these."""
 from __future__ import annotations
 
 import operator
+from types import MappingProxyType
 from typing import Any
 
 from .runtime import (MAX_INT, MAX_SEQUENCE, Ctx, RuntimeProblem, direct_call, frozen, get_attr, save_check, set_attr,
@@ -184,6 +185,6 @@ def missing(name: str) -> RuntimeProblem:
 
 NAMESPACE = {"_attr": attr, "_pattr": printed_attr, "_item": item, "_call": call, "_each": each, "_op": op,
              "_add": add, "_sub": sub, "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players,
-             "_missing": missing, "_RP": RuntimeProblem, "_NONE1": (None,), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
+             "_missing": missing, "_RP": RuntimeProblem, "_NONE1": (None,), "_NOATTR": MappingProxyType({}), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
              "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call,
              "_one": one_option}

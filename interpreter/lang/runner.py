@@ -152,6 +152,13 @@ class _Inline:
         self.reads[k] = tuple(sorted(set(self.reads.get(k, ())) | set(getattr(fn, "reads", ()))))
         return f"({src})"
 
+    def value(self, into: str, fn: Any, k: int) -> str:
+        """The lines that put an expression's value into `into`: a query's fast source
+        written in place (blocks.fast_value), else its source or a call."""
+        if getattr(fn, "fast_body", None) is not None:
+            return fast_value(into, fn, self.const)
+        return f"{into} = {self(fn, k)}"
+
 
 def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int], ex: _Inline) -> list[str] | None:
     """Returns the lines that run from label `at` up to the next label (fallen into) or
@@ -194,8 +201,8 @@ def _within(ins: tuple, k: int, count: int, ex: _Inline) -> list[str]:
     still computed: a rule that cannot compute them fails here as before)."""
     if ins[0] == EMIT:
         return [f"n += {count}", f"{ex.const(ins[2])}(c)"]
-    call = f"_pcall(c, {ins[1]!r}, {ex.const(ins[2])}(c))"
-    return [f"n += {count}", "c.n = n",
+    call = f"_pcall(c, {ins[1]!r}, _a)"
+    return [f"n += {count}", "c.n = n", ex.value("_a", ins[2], k),
             f"l[{ins[3]!r}] = {call}" if ins[3] is not None else call,
             "n = c.n"]
 
@@ -207,7 +214,7 @@ def _choose(ins: tuple, k: int, ex: _Inline) -> list[str]:
     opts, player, always = ins[2].parts
     return [f"if n >= c.g.step_budget:\n    return {k}",
             "n += 1",
-            f"_o = {ex(opts, k)}",
+            ex.value("_o", opts, k),
             f"_pl = {ex(player, k)}",
             f"_al = ({ex(always, k)}) or c.s.get('ask_one', False)",
             "if type(_o) is list and (len(_o) > 1 or _al and _o) and type(_pl) is int and 0 <= _pl < c.s['n']:",
@@ -247,22 +254,25 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
     if op == JUMPF:
         return [f"if not {ex(ins[1], k)}:"] + _indent(_jump(k, ins[2], count))
     if op == FOR_INIT:
-        return [f"_q = {ex(ins[2], k)}",
+        return [ex.value("_q", ins[2], k),
                 "if type(_q) is not list:\n    raise _RP(f\"'for' needs a list, got {_q!r}\")",
                 f"l[{ins[1]!r}] = [_q, 0]"]
     if op == FOR_NEXT:
         slot, var, end = ins[1], ins[2], ins[3]
         return [f"_it = l[{slot!r}]",
                 "if _it[1] < len(_it[0]):",
+                "    _w = c.w",                    # one unit of work a turn (as the VM counts it)
+                "    _w[0] -= 1",
+                "    if _w[0] < 0:\n        _spend(c, 0)",
                 f"    l[{var!r}] = _it[0][_it[1]]",
                 "    _it[1] += 1",
                 "else:",
                 f"    del l[{slot!r}]"] + _indent(_jump(k, end, count))
     if op == SETATTR:
-        return [f"_set_attr(c, {ex(ins[1], k)}, {ins[2]!r}, {ex(ins[3], k)})"]
+        return [ex.value("_e", ins[1], k), ex.value("_v", ins[3], k), f"_set_attr(c, _e, {ins[2]!r}, _v)"]
     if op == SETGAME:
         return ["if c.s.get('frozen') is not None:\n    _frozen(c.s)",
-                f"_v = {ex(ins[2], k)}",
+                ex.value("_v", ins[2], k),
                 "if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)",
                 f"c.s['gvars'][{ins[1]!r}] = _v"]
     return None

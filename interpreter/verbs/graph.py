@@ -58,6 +58,13 @@ def paths(c: Ctx, start: str, length: int, avoid: list | None) -> list[list[str]
     """Returns every walk of exactly `length` steps from `start` that never visits a space
     twice (so never turns back) and never enters a space in `avoid`; each walk lists the
     spaces entered, the end last."""
+    if type(start) is str and type(length) is int and length > 0 and c.s.get("adj") is None:
+        known = c.g.walks.get((start, length))
+        if known is not None and known[0] is not None:
+            # found before on the fixed board (so `start` is a space): as below, sooner
+            blocked = set(avoid or ())
+            spend(c, known[1])
+            return _kept(known[0], blocked)
     adj = adjacency(c)
     _adj(c, start)
     blocked = set(avoid or ())
@@ -92,8 +99,16 @@ def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str
     spend(c, work)
     if walks is None:
         return _walks(c, c.g.adj, start, length, blocked)
+    return _kept(walks, blocked)
+
+
+def _kept(walks: list[list[str]], blocked: set) -> list[list[str]]:
+    """Copies of the kept walks that enter no blocked space."""
     if not blocked:
         return [list(w) for w in walks]
+    if len(blocked) == 1:
+        b = next(iter(blocked))         # (the values a rule holds are equal exactly when their hashes say so)
+        return [list(w) for w in walks if b not in w]
     return [list(w) for w in walks if blocked.isdisjoint(w)]
 
 

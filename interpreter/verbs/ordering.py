@@ -7,6 +7,7 @@ rather than the order the definitions happen to be written in.
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ..lang.runtime import Ctx, RuntimeProblem, get_attr
@@ -20,10 +21,16 @@ def sort_by(c: Ctx, items: list, prop: str, descending: bool) -> list:
     order."""
     if type(items) is not list:
         raise RuntimeProblem(f"sort_by() needs a list, got {items!r}")
-    keyed = [(get_attr(c, x, prop), x) for x in items]
+    # an entity with no attribute of its own: its property read at once (what get_attr reads)
+    attrs, props = c.s["attrs"], c.g.props
+    keyed = [(p[prop], x) if type(x) is str and x not in attrs and (p := props.get(x)) is not None and prop in p
+             else (get_attr(c, x, prop), x) for x in items]
     try:
-        keyed.sort(key=lambda k: k[0], reverse=descending)   # stable either way
+        keyed.sort(key=_first, reverse=descending)   # stable either way
     except TypeError:
         raise RuntimeProblem(f"sort_by(): the values of {prop!r} cannot be compared "
                              f"({', '.join(sorted({type(k[0]).__name__ for k in keyed}))})") from None
     return [k[1] for k in keyed]
+
+
+_first = itemgetter(0)

@@ -1,0 +1,350 @@
+"""Fast paths found by profiling the shipped games (issue 26): an object's own attribute
+read in place, a data function inlined with a dear argument computed once, an empty list
+walked with no call, ints added and subtracted as plain Python, the board's neighbour
+table read once, sort_by reading properties at once, runners writing choose's options,
+a loop's list and a call's arguments in place. Each must give the checked form's value,
+raise where it raises and count the same work; and a `for` loop counts one unit of work a
+turn wherever it runs (the VM, a runner, a block), so a build only checked (lean) stops a
+rule that does too much at the same place as a played one."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from interpreter.lang.compiler import LET, Compiler, Env
+from interpreter.lang.fast import mark_written, seal
+from interpreter.lang.parser import parse
+from interpreter.lang.runtime import MAX_INT, Ctx, RuntimeProblem
+from interpreter.load.build import build, resolve_game
+from interpreter.verbs import load_all
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FUNCTIONS = {
+    "owner_of": (("x",), "x.owner"),
+    "free": (("s",), "s != 'a' and len([o for o in contents(s) if o.side == 1]) == 0"),
+    "free_end": (("xs",), "free(last(xs))"),                     # a dear argument, used twice
+    "free_ends": (("ls",), "[x for x in ls if free(last(x))]"),
+    "count_in": (("xs",), "len([x for x in xs if x > 0])"),
+    "twice": (("xs",), "len([a for a in xs]) + len([b for b in xs])"),
+    "twice_of": (("n",), "twice([k for k in range(n)])"),      # the argument's work counted once
+    "some": (("xs",), "any([x > 1 for x in xs])"),
+    "every": (("xs",), "all([x > 1 for x in xs])"),
+    "plus1": (("a",), "a + 1"),
+    "minus1": (("a",), "a - 1"),
+    "one_plus": (("a",), "1 + a"),
+    "plus": (("a", "b"), "a + b"),
+    "minus": (("a", "b"), "a - b"),
+    "owner_plus": (("x",), "x.owner + 1"),                      # a dear operand: computed once
+    "label": (("a",), "'n' + a + 'x'"),                         # texts: the one call
+    "spot": (("x",), "is_space(x)"),
+    "spots": (("xs",), "[x for x in xs if is_space(x)]"),
+    "by_side": (("xs",), "sort_by(xs, 'side')"),
+    "side_of": (("r",), "r.side"),
+    "tag_of": (("r",), "r.tag"),                                # no entity has it: records only
+    "tags": (("rs",), "[r.tag for r in rs]"),
+    "hand": (("p",), "zone('hand', p)"),
+    "hand_size": (("p",), "size(zone('hand', p))"),
+}
+PROPS = {"x1": {"side": 0, "owner": 5}, "x2": {"side": 1}, "x3": {"side": 1}, "a": {}, "b": {}, "e": {}}
+DEFAULTS = {"owner": None}
+
+
+def _compile(fast: bool) -> dict:
+    """The functions with fast forms, or only checked (a lean build's). `owner` is written
+    by some rule, so an object's own value may hide the printed one."""
+    load_all()
+    env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
+              places={"a", "b", "e"}, zones={"hand"}, objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner", "tag"},
+              attr_defaults=DEFAULTS, player_vars={"owner"}, lean=not fast)
+    mark_written(env, "owner")
+    comp = Compiler(env)
+    for name, (params, text) in FUNCTIONS.items():
+        env.fn_trees[name] = (params, parse(text, expression=True))
+    for name, (params, text) in FUNCTIONS.items():
+        assert comp.positional(name, text, params) is not None, comp.errors
+    seal(env)
+    return env.compiled
+
+
+@pytest.fixture(scope="module")
+def forms():
+    return _compile(True), _compile(False)
+
+
+def _ctx(attrs: dict | None = None, work: int = 1_000_000) -> Ctx:
+    s = {"places": {"a": ["x1", "x2"], "b": ["x3"], "e": [], "hand/0": [], "hand/1": ["x1"], "hand/70": []}, "loc": {"x1": "a", "x2": "a", "x3": "b"},
+         "attrs": attrs or {}, "n": 2, "pvars": [{"owner": 7}, {"owner": 8}]}
+    g = SimpleNamespace(props=PROPS, attr_defaults=DEFAULTS, adj={"a": ("b",), "b": ("a", "e"), "e": ("b",)},
+                        spaces=["a", "b", "e"])
+    return Ctx(s, g, {}, [work])
+
+
+BIG = MAX_INT
+CASES = [
+    ("owner_of", ("x1",)), ("owner_of", ("x2",)), ("owner_of", ("a",)), ("owner_of", ({"owner": 3},)),
+    ("owner_of", (1,)), ("owner_of", ("zz",)), ("owner_of", (None,)), ("owner_of", (5,)),
+    ("free", ("a",)), ("free", ("b",)), ("free", ("e",)), ("free", ("zz",)),
+    ("free_end", (["b", "e"],)), ("free_end", (["e", "b"],)), ("free_end", ([],)), ("free_end", ("e",)),
+    ("free_ends", ([["b"], ["a", "e"], ["e", "b"]],)), ("free_ends", ([[], ["e"]],)),
+    ("count_in", ([],)), ("count_in", ([1, -1, 2],)), ("count_in", ("",)), ("count_in", (None,)),
+    ("count_in", ("ab",)), ("twice", ([1, 2, 3],)), ("twice", ([],)), ("twice_of", (4,)), ("twice_of", (0,)),
+    ("some", ([],)), ("some", ([0, 2, 0],)), ("some", ([0],)), ("some", (None,)),
+    ("every", ([],)), ("every", ([2, 3],)), ("every", ([2, 0, 5],)), ("every", ("",)),
+    ("plus1", (3,)), ("plus1", (BIG - 1,)), ("plus1", (BIG,)), ("plus1", (-BIG,)), ("plus1", (True,)),
+    ("plus1", ("x",)), ("plus1", (None,)), ("minus1", (-BIG + 1,)), ("minus1", (-BIG,)), ("minus1", (BIG,)),
+    ("one_plus", (BIG,)), ("one_plus", (-BIG,)), ("one_plus", (2,)), ("plus", (BIG, 1)), ("plus", (BIG, -1)),
+    ("plus", (-BIG, -1)), ("plus", ("ab", "cd")), ("plus", ([1], [2, 3])), ("plus", (1, "x")),
+    ("plus", (False, 2)), ("minus", (-BIG, 1)), ("minus", (-BIG, -1)), ("minus", (5, 7)), ("minus", ([1], 1)),
+    ("owner_plus", ("x1",)), ("owner_plus", ("x2",)), ("owner_plus", (0,)), ("owner_plus", ("zz",)),
+    ("label", ("b",)), ("label", (1,)),
+    ("spot", ("a",)), ("spot", ("zz",)), ("spot", (["a"],)), ("spot", (3,)),
+    ("spots", (["a", "zz", "e"],)), ("spots", ([["a"], "b"],)),
+    ("by_side", (["x2", "x1", "x3"],)), ("by_side", (["x3", {"side": -1}, "x1"],)), ("by_side", (["x1", "zz"],)),
+    ("by_side", ([0, 1],)),
+    ("side_of", ({"side": 4},)), ("side_of", ({},)), ("side_of", ("x2",)), ("side_of", (3,)),
+    ("tag_of", ({"tag": 1},)), ("tag_of", ({},)), ("tag_of", ("x1",)), ("tag_of", (None,)),
+    ("tags", ([{"tag": 1}, {"tag": [2]}],)), ("tags", ([{"tag": 1}, {}],)),
+    ("hand", (0,)), ("hand", (1,)), ("hand", (2,)), ("hand", (True,)), ("hand", (-1,)), ("hand", (70,)),
+    ("hand", ("x",)), ("hand", (None,)), ("hand_size", (1,)), ("hand_size", (3,)), ("hand_size", (70,)),
+]
+
+
+def _run(fn, attrs, args, work=1_000_000, adj=None):
+    """Returns what a call gives (or the problem it raises) and the work it counted.
+    `adj`: a board assembled in play (the state's neighbour table)."""
+    c = _ctx(attrs, work)
+    if adj is not None:
+        c.s["adj"] = adj
+    try:
+        got = fn(c, *args)
+    except RuntimeProblem as e:
+        got = ("problem", str(e))
+    return got, type(got), c.w[0]
+
+
+@pytest.mark.parametrize("attrs", [{}, {"x1": {"owner": 1}, "x2": {"owner": 2}, "zz": {"owner": 4}}],
+                         ids=["printed", "own"])
+def test_the_fast_forms_give_the_checked_values_and_work(forms, attrs):
+    fast, checked = forms
+    for name, args in CASES:
+        want = _run(checked[name], attrs, args)
+        assert _run(fast[name], attrs, args) == want, (name, args, want)
+
+
+def test_a_board_assembled_in_play_is_the_one_read(forms):
+    fast, checked = forms
+    for name, args in [("spot", ("a",)), ("spot", ("b",)), ("spots", (["a", "b", "e"],))]:
+        want = _run(checked[name], {}, args, adj={"b": ()})
+        assert _run(fast[name], {}, args, adj={"b": ()}) == want, (name, args, want)
+    assert _run(fast["spot"], {}, ("a",), adj={"b": ()})[0] is False
+
+
+AUGMENTED = """let n = k
+n += d
+n -= 1
+game.g = n"""
+
+
+def test_an_augmented_assignment_adds_as_the_checked_form_does():
+    load_all()
+    values = []
+    for lean in (False, True):
+        comp = Compiler(Env(game_vars={"g"}, lean=lean))
+        prog = comp.program("t", AUGMENTED, params=("k", "d"))
+        assert not comp.errors
+        adds = [ins[2] for ins in prog.code if ins[0] == LET and ins[1] == "n"][-2:]   # (the first: a BLOCK)
+        assert len(adds) == 2 and all((getattr(f, "fast_body", None) is not None) != lean for f in adds)
+        got = []
+        for k, d in [(3, 4), (BIG - 1, 1), (BIG, 1), (-BIG, -1), ("a", "b"), ([1], [2]), (True, 1), (1, None)]:
+            c = _ctx()
+            c.l = {"k": k, "d": d, "n": k}
+            try:
+                got.append((adds[0](c), c.w[0]))
+                c.l["n"] = k
+                got.append((adds[1](c), c.w[0]))
+            except RuntimeProblem as e:
+                got.append(str(e))
+        values.append(got)
+    assert values[0] == values[1]
+    assert values[0][0] == (7, 1_000_000) and "beyond" in values[0][4]
+
+
+@pytest.mark.parametrize("name,args", [("twice_of", (6,)), ("count_in", ([1, 2, 3, 4],)), ("some", ([0, 0, 0],)),
+                                       ("free_ends", ([["b"], ["e"], ["b", "e"]],)), ("plus", ([1, 2], [3]))])
+def test_a_small_budget_stops_the_fast_forms_where_it_stops_the_checked(forms, name, args):
+    fast, checked = forms
+    stopped = 0
+    for work in range(0, 30):
+        want = _run(checked[name], {}, args, work)
+        assert _run(fast[name], {}, args, work) == want, (name, args, work, want)
+        stopped += type(want[0]) is tuple and want[0][0] == "problem"
+    assert 0 < stopped < 30
+
+
+def test_the_new_fast_paths_are_plain_python(forms):
+    text = {name: fn.lazy for name, fn in _compile(True).items()}     # the source, before the first call
+    assert "_attr(" not in text["owner_of"].split("else _attr")[0] and "_A.get(v_x" in text["owner_of"]
+    assert "_U[" not in text["free_end"] and ":=" in text["free_end"]       # inlined, its argument bound once
+    assert "_U[" not in text["free_ends"]      # in a comprehension's condition it is bound too
+    assert "== [] else" in text["free"] and "== [] else" in text["some"]
+    for name in ("plus1", "minus1", "one_plus", "plus", "minus", "owner_plus"):
+        assert " if " in text[name].split("return", 1)[1].split("\n")[0], name    # no call for two ints
+    assert "_t" in text["owner_plus"] and ":=" in text["owner_plus"]
+    assert " if " not in text["label"].split("return", 1)[1].split("\n")[0]    # a text: _add at once
+    for name in ("side_of", "tag_of", "tags"):       # a record's field read with no call
+        assert "if type(" in text[name] and "is dict" in text[name], name
+    assert "zone(" not in text["hand_size"].split("if type")[0] and ".get(v_p) in _P" in text["hand_size"]
+    assert "_J = c.s.get('adj') or c.g.adj" in text["spots"] and "c.s.get('adj')" not in text["spots"].split("try:")[1]
+
+
+# ---- whole programs: runners, blocks and the VM -------------------------------------------
+
+def _play(game, seed: int, budget: int | None, players: int = 2) -> tuple:
+    if budget is not None:
+        game.work_budget = budget
+    s = game.new_initial_state(players, seed)
+    rnd = random.Random(seed)
+    while not s.is_terminal():
+        s.apply_action(rnd.randrange(len(s.legal_actions())))
+    d = s.d
+    return d["actions"], d["result"], d["log"], d["gvars"], d["places"], d["pvars"]
+
+
+@pytest.mark.parametrize("game,players,seeds,budgets", [
+    ("tests/fixtures/games/ttt-plain", 2, 2, (40, 60)),
+    ("big-foot", 3, 3, (120, 160, 200)),
+])
+def test_a_lean_build_stops_a_rule_where_a_played_one_does(game, players, seeds, budgets):
+    """A lean build (cairn validate, scenarios) runs every instruction in the VM; a played
+    one runs blocks and runners. A `for` loop counts one unit of work a turn in each, so a
+    small work budget stops the same rule at the same line (ttt-plain at 40 stopped at
+    game.yaml:70:10 played but 55:7 lean when the VM's loops counted nothing)."""
+    folder = resolve_game(str(ROOT / game) if "/" in game else game)
+    played, _ = build(folder, [])
+    lean, _ = build(folder, [], lean=True)
+    aborted = 0
+    for budget in budgets:
+        for seed in range(seeds):
+            a, b = _play(played, seed, budget, players), _play(lean, seed, budget, players)
+            assert a[1] == b[1], (budget, seed, a[1].get("aborted"), b[1].get("aborted"))
+            assert a == b, (budget, seed)
+            aborted += "aborted" in a[1]
+    assert 0 < aborted < seeds * len(budgets)
+
+
+def test_a_loop_in_the_vm_counts_one_unit_of_work_a_turn():
+    folder = resolve_game(str(ROOT / "tests/fixtures/games/ttt-plain"))
+    lean, _ = build(folder, [], lean=True)
+    result = _play(lean, 0, 40)[1]
+    assert "game.yaml:70:10: work budget exceeded" in result.get("aborted", ""), result
+
+
+RUNNER = """let xs = [s for s in ss if size(s) == 0]
+let t = choose([s for s in ss if size(s) > 0], player=0)
+for s in [s for s in ss if size(s) == 0] {
+  log("{s}")
+}
+t.side = len([s for s in ss if size(s) > 0])
+game.g = len([s for s in ss if size(s) > 0])
+note([s for s in ss if size(s) > 0])
+let u = choose(ss, player=0)"""
+
+
+def test_a_runner_writes_queries_in_place():
+    """choose's options and a procedure call's arguments in a runner, a loop's list and
+    assigned values in a block: their fast source written in place (`len(_P[...])`), not
+    a call of their function."""
+    from interpreter.lang.compiler import BLOCK, CALL, CHOOSE, FOR_INIT, SETATTR, SETGAME
+    from interpreter.lang.runner import Within, runner_text
+    load_all()
+    env = Env(places={"a", "b"}, objects={"x1"}, props=PROPS, attributes={"side"}, game_vars={"g"},
+              procedures={"note": ("ys",)})
+    comp = Compiler(env)
+    prog = comp.program("t", RUNNER, params=("ss",))
+    assert not comp.errors, comp.errors
+    code = prog.code
+    runner = runner_text(code, comp.const, Within(frozenset({"proc:note"})))   # note() never stops
+    block = next(ins[1] for ins in code if ins[0] == BLOCK)
+    assert [ins[0] for ins in code if ins[0] in (CHOOSE, CALL)] == [CHOOSE, CALL, CHOOSE]
+    options = next(ins[2].parts[0] for ins in code if ins[0] == CHOOSE)
+    args = next(ins[2] for ins in code if ins[0] == CALL)
+    for fn in (options, args):
+        assert fn.fast_body in runner, fn.fast_body
+    fused = [ins[2] for ins in code if ins[0] in (FOR_INIT, SETGAME)] + [ins[3] for ins in code if ins[0] == SETATTR]
+    for fn in fused:
+        assert fn.fast_body in block.lazy, fn.fast_body
+    assert runner.count("len(_P[") == 3 and block.lazy.count("len(_P[") == 3
+
+
+def test_sort_by_reads_what_get_attr_reads():
+    """sort_by reads an entity's property at once unless it has attributes of its own."""
+    from interpreter.lang.runtime import get_attr
+    from interpreter.verbs.ordering import sort_by
+    load_all()
+    items = ["x3", "x2", "x1", {"side": 0}, "x2"]
+    for attrs in ({}, {"x2": {"side": -1}}, {"x1": {"owner": 3}, "x3": {"side": 0}}):
+        for descending in (False, True):
+            c = _ctx(attrs)
+            keyed = [(get_attr(c, x, "side"), k) for k, x in enumerate(items)]
+            order = sorted(keyed, key=lambda t: t[0], reverse=descending)
+            assert sort_by(c, items, "side", descending) == [items[k] for _v, k in order], (attrs, descending)
+
+
+def test_a_loop_in_a_block_stops_at_its_for_line():
+    """A turn a block's loop cannot count fails at the loop's FOR_NEXT, as in the VM (not
+    at the last statement of the turn before)."""
+    from interpreter.lang.compiler import BLOCK, FOR_NEXT
+    load_all()
+    comp = Compiler(Env())
+    prog = comp.program("t", "let n = 0\nfor s in xs {\n  n = n + 1\n}\nlet m = n", params=("xs",))
+    assert prog.code[0][0] == BLOCK
+    head = next(k for k, ins in enumerate(prog.code) if ins[0] == FOR_NEXT)
+    c = _ctx(work=2)
+    c.l = {"xs": [1, 2, 3, 4]}
+    with pytest.raises(RuntimeProblem, match="work budget"):
+        prog.code[0][1](c)
+    assert c.at == head and c.l["n"] == 2
+
+
+def test_a_query_written_in_place_that_falls_back_counts_its_work_once():
+    """A fast source in a block that raises a Python error gives back the work it counted
+    before its checked form runs: the checked form's own problem is reported, not a work
+    budget spent twice."""
+    load_all()
+    comp = Compiler(Env(places={"a"}))
+    prog = comp.program("t", "let a = 1\nlet y = len([x for x in xs]) + size(xs[0])", params=("xs",))
+    block = prog.code[0][1]
+    assert "_w0" in block.lazy
+    for form in (block, prog.code[1][2].checked):
+        c = _ctx(work=5)
+        c.l = {"xs": [1, 2, 3]}
+        with pytest.raises(RuntimeProblem) as err:
+            form(c)
+        assert "work budget" not in str(err.value)
+
+
+def test_paths_found_before_are_the_search_s_walks():
+    """paths() on the fixed board: a kept (start, length) answered before any other look,
+    filtered by one or more blocked spaces, gives the search's walks and counts the whole
+    search's work, as a first call does."""
+    from interpreter.verbs.graph import _walks, paths
+    load_all()
+    adj = {"a": ("b", "c"), "b": ("a", "c", "d"), "c": ("a", "b", "d"), "d": ("b", "c")}
+    g = SimpleNamespace(props={}, attr_defaults={}, adj=adj, spaces=list(adj), walks={}, walks_kept=0)
+    for start in adj:
+        for length in (1, 2, 3):
+            for avoid in (None, [], ["b"], ["d", "c"], ["zz"]):
+                for _twice in range(2):            # searched, then kept
+                    c = Ctx({"attrs": {}}, g, {}, [1000])
+                    got = paths(c, start, length, avoid)
+                    assert got == _walks(Ctx({}, g, {}, [1000]), adj, start, length, set(avoid or ()))
+                    s = Ctx({}, g, {}, [1000])
+                    _walks(s, adj, start, length, set())     # the whole search's work, kept or not
+                    assert c.w[0] == s.w[0], (start, length, avoid)
+    assert g.walks
+    with pytest.raises(RuntimeProblem, match="work budget"):
+        paths(Ctx({"attrs": {}}, g, {}, [1]), "a", 3, ["b"])
