@@ -48,6 +48,9 @@ FUNCTIONS = {
     "tags": (("rs",), "[r.tag for r in rs]"),
     "hand": (("p",), "zone('hand', p)"),
     "hand_size": (("p",), "size(zone('hand', p))"),
+    "seat_owner": ((), "0.owner"),                              # a seat written as a number
+    "far_seat_owner": ((), "9.owner"),
+    "seat_side": ((), "1.side"),                                # no seat has it: the call
 }
 PROPS = {"x1": {"side": 0, "owner": 5}, "x2": {"side": 1}, "x3": {"side": 1}, "a": {}, "b": {}, "e": {}}
 DEFAULTS = {"owner": None}
@@ -110,6 +113,7 @@ CASES = [
     ("tags", ([{"tag": 1}, {"tag": [2]}],)), ("tags", ([{"tag": 1}, {}],)),
     ("hand", (0,)), ("hand", (1,)), ("hand", (2,)), ("hand", (True,)), ("hand", (-1,)), ("hand", (70,)),
     ("hand", ("x",)), ("hand", (None,)), ("hand_size", (1,)), ("hand_size", (3,)), ("hand_size", (70,)),
+    ("seat_owner", ()), ("far_seat_owner", ()), ("seat_side", ()),
 ]
 
 
@@ -348,3 +352,11 @@ def test_paths_found_before_are_the_search_s_walks():
     assert g.walks
     with pytest.raises(RuntimeProblem, match="work budget"):
         paths(Ctx({"attrs": {}}, g, {}, [1]), "a", 3, ["b"])
+
+
+def test_a_seat_written_as_a_number_reads_its_variable_with_no_dead_branch():
+    """`0.owner` reads seat 0's variable directly: no branch subscripting the literal (which
+    Python warns of when it compiles, even where a type test never takes it)."""
+    import re
+    text = _compile(True)["seat_owner"].lazy            # the source, before the first call
+    assert "_V[0]['owner']" in text and not re.search(r"[^\w\]]0\[", text)

@@ -15,6 +15,7 @@ import hashlib
 import operator
 import re
 import threading
+import warnings
 from types import CodeType, FunctionType
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -102,7 +103,10 @@ def _compiled(fn: FunctionType) -> FunctionType:
         kept = fn.__globals__.get("_CODES")      # compiled by an earlier process (load/code_cache.py)
         code = kept.get(origin, text) if kept is not None else None
         if code is None:
-            module = compile(text, origin, "exec")
+            with warnings.catch_warnings():
+                # a branch a type test never takes may subscript a literal; Python warns of it
+                warnings.simplefilter("ignore", SyntaxWarning)
+                module = compile(text, origin, "exec")
             code = next(k for k in module.co_consts if isinstance(k, CodeType))
             if kept is not None:
                 kept.put(origin, text, code)
@@ -504,6 +508,10 @@ class ExpressionCompiler:
             if fastsrc.CHEAP.match(base):       # a record's field, as _attr reads it
                 return f"({base}[{name!r}] if type({base}) is dict else _attr(c, {base}, {name!r}))"
             return None
+        if fastsrc.INT_LITERAL.match(base):
+            # a seat written as a number (`0.in_pot`): its variable, with no type test
+            # (Python warns of subscripting a literal, even in a branch never taken)
+            return f"_V[{base}][{name!r}]" if player else None
         b = first = base
         if not fastsrc.CHEAP.match(base) and self.in_iter:
             if not fastsrc.END_OF_PLACE.match(base):
