@@ -12,11 +12,11 @@ from types import SimpleNamespace
 import pytest
 
 from interpreter.lang.compiler import Compiler, Env
-from interpreter.lang.fast import mark_written, seal
-from interpreter.lang.parser import parse
 from interpreter.lang.runtime import Ctx, RuntimeProblem
 from interpreter.load.build import build, resolve_game
 from interpreter.verbs import load_all
+
+from fast_forms import compile_functions
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAIN = ROOT / "tests" / "fixtures" / "games"
@@ -39,18 +39,8 @@ PROPS = {"x1": {"side": 0}, "x2": {"side": 1}, "x3": {"side": 1}}
 def _compile(fast: bool, written: bool) -> dict:
     """The functions with fast forms, or only checked (a lean build's); `written`: some
     rule assigns `side`, so an object's own value may hide the printed one."""
-    load_all()
-    env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
-              places={"a", "b", "e"}, objects=set(PROPS), props=PROPS, attributes={"side"}, lean=not fast)
-    if written:
-        mark_written(env, "side")
-    comp = Compiler(env)
-    for name, (params, text) in FUNCTIONS.items():
-        env.fn_trees[name] = (params, parse(text, expression=True))
-    for name, (params, text) in FUNCTIONS.items():
-        assert comp.positional(name, text, params) is not None, comp.errors
-    seal(env)
-    return env.compiled
+    return compile_functions(FUNCTIONS, fast, ("side",) if written else (), places={"a", "b", "e"},
+                             objects=set(PROPS), props=PROPS, attributes={"side"})
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["printed", "written"])

@@ -15,11 +15,11 @@ from types import SimpleNamespace
 import pytest
 
 from interpreter.lang.compiler import LET, Compiler, Env
-from interpreter.lang.fast import mark_written, seal
-from interpreter.lang.parser import parse
 from interpreter.lang.runtime import MAX_INT, Ctx, RuntimeProblem
 from interpreter.load.build import build, resolve_game
 from interpreter.verbs import load_all
+
+from fast_forms import compile_functions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,18 +59,9 @@ DEFAULTS = {"owner": None}
 def _compile(fast: bool) -> dict:
     """The functions with fast forms, or only checked (a lean build's). `owner` is written
     by some rule, so an object's own value may hide the printed one."""
-    load_all()
-    env = Env(functions={k: p for k, (p, _t) in FUNCTIONS.items()}, positional=set(FUNCTIONS),
-              places={"a", "b", "e"}, zones={"hand"}, objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner", "tag"},
-              attr_defaults=DEFAULTS, player_vars={"owner"}, lean=not fast)
-    mark_written(env, "owner")
-    comp = Compiler(env)
-    for name, (params, text) in FUNCTIONS.items():
-        env.fn_trees[name] = (params, parse(text, expression=True))
-    for name, (params, text) in FUNCTIONS.items():
-        assert comp.positional(name, text, params) is not None, comp.errors
-    seal(env)
-    return env.compiled
+    return compile_functions(FUNCTIONS, fast, ("owner",), places={"a", "b", "e"}, zones={"hand"},
+                             objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner", "tag"},
+                             attr_defaults=DEFAULTS, player_vars={"owner"})
 
 
 @pytest.fixture(scope="module")

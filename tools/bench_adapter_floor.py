@@ -23,6 +23,8 @@ try:
 except ImportError:
     sys.exit("needs OpenSpiel: pip install open_spiel")
 
+from spiel_playout import random_playout   # noqa: E402  (tools/, this script's folder)
+
 _TYPE = pyspiel.GameType(
     short_name="cairn_floor_kuhn_shape", long_name="A game that does nothing, in Kuhn poker's shape",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -76,27 +78,15 @@ class FloorState(pyspiel.State):
         return str(self.k)
 
 
-def playout(game, rnd: random.Random) -> None:
-    """Plays one game as tools/bench_peers.py plays OpenSpiel's: chance sampled, moves at random."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rnd.choices(outcomes, probs)[0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rnd.randrange(len(legal))])
-
-
 def rate(name: str, games: int, rounds: int) -> float:
     """Returns playouts per CPU-second, the best of `rounds` turns."""
     game, rnd = pyspiel.load_game(name), random.Random(5)
-    playout(game, rnd)
+    random_playout(game, rnd)
     best = float("inf")
     for _ in range(rounds):
         start = time.process_time()
         for _ in range(games):
-            playout(game, rnd)
+            random_playout(game, rnd)
         best = min(best, time.process_time() - start)
     return games / max(best, 1e-9)
 

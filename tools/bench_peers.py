@@ -82,32 +82,22 @@ def playout(i):
 """,
     "adapter": r"""
 import pyspiel
+sys.path.insert(0, str(ROOT / "tools"))
+from spiel_playout import random_playout
 from interpreter.adapters import openspiel as adapter
 g = pyspiel.load_game(adapter.register(GAME if not GAME.startswith("tests/") else str(ROOT / GAME)),
                       {"players": PLAYERS, "chance": ARG})
 def playout(i):
-    state = g.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rnd.choices(outcomes, probs)[0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rnd.randrange(len(legal))])
+    random_playout(g, rnd)
 """,
     "openspiel": r"""
 import pyspiel
+sys.path.insert(0, str(ROOT / "tools"))
+from spiel_playout import random_playout
 import open_spiel.python.games  # registers the pure-Python games
 g = pyspiel.load_game(ARG)
 def playout(i):
-    state = g.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rnd.choices(outcomes, probs)[0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rnd.randrange(len(legal))])
+    random_playout(g, rnd)
 """,
 }
 

@@ -97,12 +97,7 @@ def clone_state(d: dict) -> dict:
     for k, copy in SHALLOW.items():
         v = d[k]
         e[k] = v if v is None else copy(v)
-    places = d["places"]
-    if type(places) is not Places:          # a state read back or built by hand: from now on
-        places = d["places"] = Places(places)   # its lists are shared
-    places.own = set()                      # none of them is the original's alone any more
-    e["places"] = shared = Places(places)   # at C speed, no Python loop
-    shared.own = set()
+    e["places"] = shared_places(d)
     e["loc"] = dict(d["loc"])
     e["frames"] = copy_frames(d["frames"])
     e["log"] = d["log"][:]
@@ -110,17 +105,24 @@ def clone_state(d: dict) -> dict:
     return e
 
 
+def shared_places(d: dict) -> Places:
+    """Returns a copy of a state's places table sharing every list with it; from now on
+    neither holds a list of its own (either copies a list before its first change)."""
+    places = d["places"]
+    if type(places) is not Places:          # a state read back or built by hand
+        places = d["places"] = Places(places)
+    places.own = set()
+    shared = Places(places)                 # at C speed, no Python loop
+    shared.own = set()
+    return shared
+
+
 def copy_blank(blank: dict) -> dict:
     """Returns a copy of a state made by `new_state` that nothing has played on (a
     game's set-up starts from one, kept per number of players): what it holds is known,
     so it copies part by part, as clone_state would copy it, without looking at each."""
     d = blank.copy()                        # numbers, flags and None: shared as they are
-    places = blank["places"]
-    if type(places) is not Places or places.own:
-        places = blank["places"] = Places(places)
-        places.own = set()                  # its lists are shared from now on
-    d["places"] = shared = Places(places)
-    shared.own = set()
+    d["places"] = shared_places(blank)
     d["loc"] = blank["loc"].copy()
     d["attrs"] = {}
     d["pvars"] = blank["pvars"][:]          # each seat's variables are written anew, never changed
