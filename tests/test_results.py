@@ -57,11 +57,11 @@ def test_balance_stores_each_batch(capsys, tmp_path):
     assert all(r["command"] == "balance" and r["finished"] == 4 for r in runs)
 
 
-def test_a_file_that_is_not_a_results_file_is_refused(capsys, tmp_path):
-    junk = tmp_path / "junk.duckdb"
-    junk.write_bytes(b"not a database\n" * 100)
-    rc, _out, err = run(capsys, "results", str(junk))
-    assert rc == 2 and err.startswith(f"cairn: {junk}: not a DuckDB results file") and err.count("\n") == 1
+def test_a_file_that_is_not_a_results_file_is_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a short path: a message cuts a long one
+    (tmp_path / "junk.duckdb").write_bytes(b"not a database\n" * 100)
+    rc, _out, err = run(capsys, "results", "junk.duckdb")
+    assert rc == 2 and err.startswith("cairn: junk.duckdb: not a DuckDB results file") and err.count("\n") == 1
     other = tmp_path / "other.duckdb"
     con = duckdb.connect(str(other))
     con.execute("CREATE TABLE runs (x INTEGER)")
