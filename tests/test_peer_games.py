@@ -4,6 +4,7 @@ tic-tac-toe, Connect Four and Pig exactly as the shipped encodings (same seed, s
 choices: same options at every decision, same end). tools/bench_peers.py measures them."""
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -192,3 +193,22 @@ def test_adapter_floor_is_measured_beside_openspiel_kuhn():
     assert out.returncode == 0, out.stderr
     ratio = float(out.stdout.rsplit("reach: ", 1)[1].split("x")[0])
     assert ratio > 1.0
+
+
+def test_engine_floor_splits_a_playout_into_the_engines_share_and_the_rules():
+    """tools/bench_floor.py measures the engine with rules that do nothing: the fixture plays
+    exactly its decisions, its floor for a game is a game's cost plus its decisions' cost,
+    and tic-tac-toe's rules (most of its playout) leave a ceiling above Cairn's speed now."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench_floor
+    assert bench_floor.decisions(bench_floor.NULL, 3, 2) == bench_floor.SHORT
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_floor.py"), "tic-tac-toe", "--games", "40",
+                          "--rounds", "1", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)
+    assert r["decision_us"] > 0 and r["game_us"] > 0
+    ttt = r["by_game"]["tic-tac-toe"]
+    assert 5 <= ttt["decisions"] <= 9
+    assert abs(ttt["floor_us"] - (r["game_us"] + ttt["decisions"] * r["decision_us"])) < 0.2
+    hand = ttt["against"]["hand-written"]
+    assert 0 < ttt["rules_share"] < 1 and hand["ceiling"] > hand["cairn"] > 0

@@ -92,3 +92,15 @@ def test_pig_random_outcomes_match_the_reference():
     seen = _frequencies(_cairn_random_results("pig", 600))
     assert seen[2] == mine[2] == 0
     assert abs(seen[0] - mine[0]) < 0.07, (seen, mine)  # about 3.5 standard errors
+
+
+def test_connect_four_checking_every_line_plays_the_same_games():
+    """The hand-written Connect Four that checks all 69 lines after each disc (the plain
+    encoding's way, timed beside it by tools/bench_peers.py) ends every game as the one
+    that looks only through the disc: same moves, same winner, same length."""
+    assert len(ref.ConnectFourEveryLine.LINES) == 69
+    for seed in range(200):
+        a, b = ref.ConnectFour(), ref.ConnectFourEveryLine()
+        ra, rb = random.Random(seed), random.Random(seed)
+        assert ref.random_playout(a, ra) == ref.random_playout(b, rb)
+        assert a.moves == b.moves and a.cols == b.cols

@@ -6,7 +6,9 @@ block dominoes, and its C++ games; Cairn's encodings of those three also through
 OpenSpiel adapter, as `pyspiel.load_game` gives them). Kuhn poker and block dominoes are Cairn games written
 plainly (tests/fixtures/games); so are the "cairn plain" contenders of tic-tac-toe, Connect
 Four and Pig, written without docs/MODDING.md's "What is cheap" habits, beside the shipped
-encodings.
+encodings. Connect Four's plain encoding checks all 69 lines after each disc; "hand-written
+plain" is the hand-written game checking that way, so the cost of that choice in plain
+Python stands beside its cost in Cairn.
 
 Every contender is driven the same way, through its own public API: ask the legal moves,
 pick one uniformly at random, apply it, until the game ends (OpenSpiel's chance nodes are
@@ -36,11 +38,13 @@ FIXTURES = "tests/fixtures/games/"
 @dataclass(frozen=True)
 class Peer:
     """One game's contenders: what Cairn loads, its plain encoding, the hand-written
-    version (runner, argument), OpenSpiel's C++ and pure-Python names; players a game."""
+    version (runner, argument) and one written the plain encoding's way, OpenSpiel's C++
+    and pure-Python names; players a game."""
 
     cairn: str
     plain: str | None = None
     hand: tuple[str, str] | None = None
+    hand_plain: tuple[str, str] | None = None
     cpp: str | None = None
     py: str | None = None
     players: int = 2
@@ -50,7 +54,7 @@ GAMES = {
     "tic-tac-toe": Peer("tic-tac-toe", FIXTURES + "ttt-plain", ("hand-written", "TicTacToe"), "tic_tac_toe",
                         "python_tic_tac_toe"),
     "connect-four": Peer("connect-four", FIXTURES + "connect-four-plain", ("hand-written", "ConnectFour"),
-                         "connect_four"),
+                         cpp="connect_four", hand_plain=("hand-written", "ConnectFourEveryLine")),
     "pig": Peer("pig", FIXTURES + "pig-plain", ("hand-written", "Pig"), "pig"),
     "big-foot": Peer("big-foot", hand=("big-foot", "BigFoot"), players=3),
     "kuhn-poker": Peer(FIXTURES + "kuhn-poker", cpp="kuhn_poker", py="python_kuhn_poker"),
@@ -60,7 +64,8 @@ GAMES = {
 RUNNERS = {
     "cairn": r"""
 from interpreter.load.build import load_game
-g = load_game(GAME if not GAME.startswith("tests/") else str(ROOT / GAME))
+g = load_game(GAME if not GAME.startswith("tests/") else str(ROOT / GAME),
+              [ARG.removeprefix("variant:")] if ARG.startswith("variant:") else [])
 def playout(i):
     state = g.new_initial_state(PLAYERS, i, log=ARG == "log")
     while not state.is_terminal():
@@ -126,6 +131,8 @@ def contenders(game: str) -> list[tuple[str, str, str, str]]:
         out.append(("cairn plain", "cairn", peer.plain, "-"))
     if peer.hand:
         out.append(("hand-written", peer.hand[0], game, peer.hand[1]))
+    if peer.hand_plain:
+        out.append(("hand-written plain", peer.hand_plain[0], game, peer.hand_plain[1]))
     try:
         import pyspiel  # noqa: F401
     except ImportError:
