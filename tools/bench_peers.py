@@ -44,10 +44,10 @@ class Peer:
     cairn: str
     plain: str | None = None
     hand: tuple[str, str] | None = None
-    hand_plain: tuple[str, str] | None = None
     cpp: str | None = None
     py: str | None = None
     players: int = 2
+    hand_plain: tuple[str, str] | None = None
 
 
 GAMES = {
