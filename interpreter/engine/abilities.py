@@ -129,6 +129,7 @@ class AbilityTable:
     statics: dict[str, Filed] = field(default_factory=dict)          # quantity -> abilities
     replacements: dict[str, Filed] = field(default_factory=dict)     # procedure program key -> abilities
     by_key: dict[str, Ability] = field(default_factory=dict)
+    own: dict = field(default_factory=dict)      # (players, zones, seat) -> own_places
 
     def count(self) -> int:
         return len(self.by_key)
@@ -239,13 +240,38 @@ def _limit_key(ab: Ability, obj: str, p: int | None) -> str:
     return f"{group}@{p}" if group else f"{ab.key}@{obj}"
 
 
+def own_places(g: Any, table: AbilityTable, n: int, zones: frozenset[str] | None, p: int) -> frozenset[str] | None:
+    """Returns seat p's own places of some zones when every one of them is a zone each
+    player has (an object there is controlled by that place's owner), else None;
+    remembered per (players, zones, seat): activated abilities are looked for at every
+    decision that offers a window."""
+    key = (n, zones, p)
+    hit = table.own.get(key, False)
+    if hit is False:
+        hit = None
+        if zones is not None and all((g.zones.get(z) or {}).get("per_player") for z in zones):
+            hit = frozenset(f"{z}/{p}" for z in zones)
+        table.own[key] = hit
+    return hit
+
+
+def _carried(g: Any, d: dict, table: AbilityTable, ab: Ability, p: int) -> list[str]:
+    """The objects carrying an ability that count now and that p controls, in definition
+    order: in the seat's own places where the ability counts only in zones each player
+    has (no carrier elsewhere counts, nor has p as its controller), else as `counting`."""
+    mine = own_places(g, table, d["n"], ab.zones, p)
+    if mine is None:
+        return [o for o in counting(d, g, ab) if controller(d, o) == p]
+    loc = d["loc"]
+    return [o for o in ab.objects if loc.get(o) in mine]
+
+
 def usable(g: Any, d: dict, window: str, p: int) -> list[list]:
     """Returns [ability key, object] for each activated ability `p` may use now in a window."""
     out = []
-    for ab in g.abilities.activated.get(window, ()):
-        for obj in counting(d, g, ab):
-            if controller(d, obj) != p:
-                continue
+    table = g.abilities
+    for ab in table.activated.get(window, ()):
+        for obj in _carried(g, d, table, ab, p):
             if ab.limit is not None and _uses(d, ab.limit[0]).get(_limit_key(ab, obj, p), 0) >= ab.limit[1]:
                 continue
             c = Ctx(d, g, {"p": p, "me": p, "this": obj})       # its controller is p (above)
