@@ -20,14 +20,13 @@ Usage:
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_peers import FIXTURES, GAMES, ROOT, measure   # noqa: E402  (tools/, this script's folder)
+from bench_peers import FIXTURES, GAMES, ROOT, measure, parsed, parser   # noqa: E402  (tools/, this script's folder)
 
 sys.path.insert(0, str(ROOT))
 
@@ -99,18 +98,8 @@ def report(games_list: list[str], n: int, rounds: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("games", nargs="*", metavar="GAME", help=f"default: all of {', '.join(GAMES)}")
-    ap.add_argument("--games", dest="n", type=int, default=300, help="playouts per turn (default 300)")
-    ap.add_argument("--rounds", type=int, default=3, help="turns per contender (default 3)")
-    ap.add_argument("--json", action="store_true", help="print JSON")
-    a = ap.parse_args(argv)
-    unknown = [g for g in a.games if g not in GAMES]
-    if unknown:
-        ap.error(f"unknown game {unknown[0]!r} (expected one of {', '.join(GAMES)})")
-    if a.n < 1 or a.rounds < 1:
-        ap.error("--games and --rounds take a positive number")
-    r = report(a.games or list(GAMES), a.n, a.rounds)
+    a = parsed(parser(__doc__), argv)
+    r = report(a.games, a.n, a.rounds)
     if a.json:
         print(json.dumps(r, indent=2))
         return 0

@@ -174,18 +174,33 @@ def bench(game: str, games: int, rounds: int, players: int | None = None) -> dic
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments of the benchmarks that set Cairn beside its peers (this one and
+    tools/bench_floor.py): the games, playouts a turn, turns, JSON."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("games", nargs="*", metavar="GAME", help=f"default: all of {', '.join(GAMES)}")
     ap.add_argument("--games", dest="n", type=int, default=300, help="playouts per turn (default 300)")
     ap.add_argument("--rounds", type=int, default=3, help="turns per contender (default 3)")
-    ap.add_argument("--players", type=int, help="players a game (big-foot: 2-4, default 3; the others take 2)")
     ap.add_argument("--json", action="store_true", help="print JSON")
+    return ap
+
+
+def parsed(ap: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments, checked: known games (all of them if none is named), positive counts."""
     a = ap.parse_args(argv)
     unknown = [g for g in a.games if g not in GAMES]
     if unknown:
         ap.error(f"unknown game {unknown[0]!r} (expected one of {', '.join(GAMES)})")
+    if a.n < 1 or a.rounds < 1:
+        ap.error("--games and --rounds take a positive number")
     a.games = a.games or list(GAMES)
+    return a
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = parser(__doc__)
+    ap.add_argument("--players", type=int, help="players a game (big-foot: 2-4, default 3; the others take 2)")
+    a = parsed(ap, argv)
     if a.players is not None and not all(g == "big-foot" for g in a.games):
         ap.error("--players is for big-foot alone (the other games take 2 players)")
     if a.players is not None and not 2 <= a.players <= 4:
