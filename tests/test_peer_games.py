@@ -212,3 +212,18 @@ def test_engine_floor_splits_a_playout_into_the_engines_share_and_the_rules():
     assert abs(ttt["floor_us"] - (r["game_us"] + ttt["decisions"] * r["decision_us"])) < 0.2
     hand = ttt["against"]["hand-written"]
     assert 0 < ttt["rules_share"] < 1 and hand["ceiling"] > hand["cairn"] > 0
+
+
+def test_bytecodes_of_the_same_games_counted_both_ways():
+    """tools/count_bytecodes.py counts what a playout executes, Cairn's (split into the
+    rules' compiled code and the engine's) beside the hand-written game's own, over the
+    same games; the totals are the sums of the parts."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import count_bytecodes
+    r = count_bytecodes.report("tic-tac-toe", 3)
+    assert set(r["cairn"]) >= {"rules", "engine"} and "game" in r["hand"] and "rules" not in r["hand"]
+    for who in ("cairn", "hand"):
+        parts = sum(sum(kinds.values()) for kinds in r[who].values())
+        assert abs(parts - r[f"{who}_total"]) <= 20          # rounded a playout, part by part
+    assert r["cairn"]["rules"]["subscript"] > 0 and r["hand"]["game"]["call"] > 0
+    assert r["ratio"] > r["ratio_without_subscripts"] > 0
