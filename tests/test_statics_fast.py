@@ -94,3 +94,25 @@ def test_window_plan_only_where_every_ability_counts_in_players_zones():
     assert {k for _ab, _o, _m, k in plan} == {"clan-power@1"}       # a group limit: per seat
     big_foot = load_game("big-foot")
     assert abilities.window_plan(big_foot, big_foot.abilities, "free-actions", 2, 1) == []
+
+
+def test_a_quantity_no_modifier_names_is_its_formula(monkeypatch):
+    """Big Foot's snowshoes (variant deep-snow) modify a quantity no static ability names
+    (move_count, read every turn): along random games, skipping the modifiers when none in force names the quantity
+    leaves every state as looking through them does."""
+    g = load_game("big-foot", ["deep-snow"])
+    asked = {True: 0, False: 0}
+    names = abilities._names
+
+    def counted(mods, name):
+        asked[names(mods, name)] += 1
+        return names(mods, name)
+
+    def states():
+        return [json.dumps(d) for d in _along_random_games(g, 8)]
+
+    monkeypatch.setattr(abilities, "_names", counted)
+    fast = states()
+    monkeypatch.setattr(abilities, "_names", lambda mods, name: True)     # every modifier matched
+    assert fast == states()
+    assert asked[True] > 20 and asked[False] > 8     # modifiers naming it, and others

@@ -431,11 +431,22 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed 
         return v
     if statics is None:
         # no static ability names this quantity in this build: only a temporary modifier
-        # (verb `modify`) can change it, and most of the time none is in force
+        # (verb `modify`) can change it, and most of the time none of those in force names
+        # it (a formula only reads the state, so the modifiers are the same before it)
         def unmodified(c: Ctx) -> Any:
-            return base(c) if not c.s.get("mods") else value(c)
+            mods = c.s.get("mods")
+            return value(c) if mods and _names(mods, name) else base(c)
         return unmodified
     return value
+
+
+def _names(mods: list[dict], name: str) -> bool:
+    """Whether a temporary modifier in force names a quantity (else its base formula is
+    its value: no need to look for static abilities and match arguments)."""
+    for m in mods:
+        if m["q"] == name:
+            return True
+    return False
 
 
 # ---- replacements --------------------------------------------------------------------
