@@ -30,7 +30,7 @@ def _args(filed: abilities.Filed, rnd: random.Random) -> dict:
     return {name: rnd.choice(sorted(by)) for name, by in filed.by.items()}
 
 
-@pytest.mark.parametrize("game, games", [("stonefire", 4), ("fantastic-trails", 6), ("big-foot", 3)])
+@pytest.mark.parametrize("game, games", [("stonefire", 4), ("fantastic-trails", 6)])
 def test_flat_statics_answer_as_the_groups_do(game, games):
     g = load_game(game)
     rnd = random.Random(1)
@@ -53,15 +53,14 @@ def test_flat_statics_answer_as_the_groups_do(game, games):
                 kept += len(zoned & found)
                 dropped += len(zoned - found)
     assert flat_seen > 100
-    if game != "big-foot":          # Big Foot's stations count anywhere: nothing to drop
-        assert kept > 20 and dropped > 20      # carriers both where they count and elsewhere
+    assert kept > 20 and dropped > 20      # carriers both where they count and elsewhere
 
 
 def test_flat_only_for_few_carriers_off_the_board():
     footprints = load_game("footprints")
     statics = footprints.abilities.statics
     assert statics["completable"].flat(footprints, 2) is None      # 28 cards on the boards
-    assert [places for _ab, _o, places in statics["cave_points"].flat(footprints, 2)] == [None] * 10
+    assert statics["cave_points"].flat(footprints, 2) is None      # ten that count anywhere
     stonefire = load_game("stonefire")
     plan = stonefire.abilities.statics["extra_colour_cards"].flat(stonefire, 2)
     assert [(ab.key, o, sorted(p)) for ab, o, p in plan] == [

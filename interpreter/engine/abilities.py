@@ -74,8 +74,9 @@ class Filed:
 
     def flat(self, g: Any, n: int) -> list[tuple[Ability, str, frozenset | None]] | None:
         """Returns the plain abilities' (ability, object, places it counts in; None:
-        anywhere) in definition order at n players, when few of them count only somewhere
-        and none of those is a space or counts on `board` (else None: look group by group).
+        anywhere) in definition order at n players, when some but few of them count only
+        somewhere and none of those is a space or counts on `board` (else None: look
+        group by group).
         Remembered per player count: a quantity is asked for at nearly every step, and
         asking a handful of objects where they are beats finding the zones' places and
         sizing their contents (StoneFire: one to three cards per quantity)."""
@@ -133,8 +134,9 @@ FLAT_MAX = 8      # plain pairs counting only somewhere that flat() still asks o
 
 def _flat_plan(g: Any, n: int, plain: list[Ability]) -> list[tuple[Ability, str, frozenset | None]] | None:
     """Filed.flat's answer, worked out: None when more than FLAT_MAX pairs count only
-    somewhere (their zones' contents are then fewer to look through), or when one counts
-    on `board` or is carried by a space (where `counts` has its own reading)."""
+    somewhere (their zones' contents are then fewer to look through), when one counts
+    on `board` or is carried by a space (where `counts` has its own reading), or when
+    none counts only somewhere (the groups' one list, whole, is cheaper still)."""
     out = []
     zoned = 0
     for ab, o in sorted(((ab, o) for ab in plain for o in ab.objects), key=_definition_order):
@@ -145,7 +147,7 @@ def _flat_plan(g: Any, n: int, plain: list[Ability]) -> list[tuple[Ability, str,
             if places is None or o in g.adj or zoned > FLAT_MAX:
                 return None
         out.append((ab, o, places))
-    return out
+    return out if zoned else None        # all count anywhere: the one group is them all
 
 
 def _definition_order(pair: tuple[Ability, str]) -> tuple[int, int]:
