@@ -38,6 +38,7 @@ def test_own_places_answer_as_every_carrier_does(stonefire, monkeypatch):
                 fast = abilities.usable(g, d, window, p)
                 with monkeypatch.context() as m:
                     m.setattr(abilities, "own_places", lambda *a: None)   # every carrier, then its controller
+                    m.setattr(abilities, "window_plan", lambda *a: None)  # (remembered from own_places)
                     slow = abilities.usable(g, d, window, p)
                 assert fast == slow
                 seen += bool(fast)

@@ -53,6 +53,7 @@ class Filed:
     by: dict[str, dict[str, list[Ability]]] = field(default_factory=dict)   # argument -> object -> abilities
     _groups: list | None = None        # the plain ones, by the zones they count in (built on first use)
     _mixed: bool = False               # whether what groups() finds must be sorted back
+    _flat: dict = field(default_factory=dict)   # players -> flat() (built on first use)
 
     def groups(self) -> list[tuple[frozenset | None, list[tuple[Ability, str]], dict[str, list[Ability]]]]:
         """The plain abilities' (ability, object) pairs grouped by the zones they count in,
@@ -71,9 +72,43 @@ class Filed:
             self._mixed = len(self._groups) > 1 or any(z is not None for z in groups)
         return self._groups
 
+    def flat(self, g: Any, n: int) -> list[tuple[Ability, str, frozenset | None]] | None:
+        """Returns the plain abilities' (ability, object, places it counts in; None:
+        anywhere) in definition order at n players, when some but few of them count only
+        somewhere and none of those is a space or counts on `board` (else None: look
+        group by group).
+        Remembered per player count: a quantity is asked for at nearly every step, and
+        asking a handful of objects where they are beats finding the zones' places and
+        sizing their contents (StoneFire: one to three cards per quantity)."""
+        hit = self._flat.get(n, False)
+        if hit is False:
+            hit = _flat_plan(g, n, self.plain)
+            self._flat[n] = hit
+        return hit
+
     def candidates(self, d: dict, g: Any, args: dict) -> list[tuple[Ability, str]]:
         """Returns (ability, object) pairs that may apply to a call (their object is where
         they count), in definition order."""
+        flat = self._flat.get(d["n"], False)
+        if flat is False:
+            flat = self.flat(g, d["n"])
+        if flat is not None:
+            loc = d["loc"]
+            out = [(ab, o) for ab, o, places in flat if places is None or loc[o] in places]
+        else:
+            out = self._grouped(d, g)
+        if self.by:
+            for name, by_object in self.by.items():
+                obj = args.get(name)
+                if type(obj) is str:
+                    out.extend((ab, obj) for ab in by_object.get(obj, ()) if counts(d, g, ab, obj))
+            if (self.plain or len(self.by) > 1) and len(out) > 1:
+                out.sort(key=_definition_order)
+        return out
+
+    def _grouped(self, d: dict, g: Any) -> list[tuple[Ability, str]]:
+        """The plain pairs that count now, found group by group (each group's zones looked
+        through when they hold fewer objects than carry its abilities), in definition order."""
         out: list[tuple[Ability, str]] = []
         for zones, pairs, by_obj in self.groups():
             if zones is None:
@@ -91,14 +126,28 @@ class Filed:
                 out.extend((ab, o) for pl in places for o in contents[pl] for ab in by_obj.get(o, ()))
         if self._mixed and len(out) > 1:
             out.sort(key=_definition_order)
-        if self.by:
-            for name, by_object in self.by.items():
-                obj = args.get(name)
-                if type(obj) is str:
-                    out.extend((ab, obj) for ab in by_object.get(obj, ()) if counts(d, g, ab, obj))
-            if (self.plain or len(self.by) > 1) and len(out) > 1:
-                out.sort(key=_definition_order)
         return out
+
+
+FLAT_MAX = 8      # plain pairs counting only somewhere that flat() still asks one by one
+
+
+def _flat_plan(g: Any, n: int, plain: list[Ability]) -> list[tuple[Ability, str, frozenset | None]] | None:
+    """Filed.flat's answer, worked out: None when more than FLAT_MAX pairs count only
+    somewhere (their zones' contents are then fewer to look through), when one counts
+    on `board` or is carried by a space (where `counts` has its own reading), or when
+    none counts only somewhere (the groups' one list, whole, is cheaper still)."""
+    out = []
+    zoned = 0
+    for ab, o in sorted(((ab, o) for ab in plain for o in ab.objects), key=_definition_order):
+        places = None
+        if ab.zones is not None:
+            places = g.zone_places(n, ab.zones)
+            zoned += 1
+            if places is None or o in g.adj or zoned > FLAT_MAX:
+                return None
+        out.append((ab, o, places))
+    return out if zoned else None        # all count anywhere: the one group is them all
 
 
 def _definition_order(pair: tuple[Ability, str]) -> tuple[int, int]:
@@ -130,6 +179,7 @@ class AbilityTable:
     replacements: dict[str, Filed] = field(default_factory=dict)     # procedure program key -> abilities
     by_key: dict[str, Ability] = field(default_factory=dict)
     own: dict = field(default_factory=dict)      # (players, zones, seat) -> own_places
+    plans: dict = field(default_factory=dict)    # (window, players, seat) -> window_plan
 
     def count(self) -> int:
         return len(self.by_key)
@@ -266,20 +316,50 @@ def _carried(g: Any, d: dict, table: AbilityTable, ab: Ability, p: int) -> list[
     return [o for o in ab.objects if loc.get(o) in mine]
 
 
+def window_plan(g: Any, table: AbilityTable, window: str, n: int, p: int) -> list | None:
+    """Returns (ability, object, seat p's own places it counts in, its limit key) for
+    every carrier of a window's activated abilities, in definition order, when each
+    counts only in zones each player has (else None); remembered per (window, players,
+    seat), so a window asked at every decision costs one look per carrier (StoneFire:
+    eight clan cards) and no limit key is built again."""
+    key = (window, n, p)
+    hit = table.plans.get(key, False)
+    if hit is False:
+        hit = []
+        for ab in table.activated.get(window, ()):
+            mine = own_places(g, table, n, ab.zones, p)
+            if mine is None:
+                hit = None
+                break
+            hit.extend((ab, o, mine, _limit_key(ab, o, p) if ab.limit is not None else None) for o in ab.objects)
+        table.plans[key] = hit
+    return hit
+
+
+def _window_carried(g: Any, d: dict, table: AbilityTable, window: str, p: int) -> list[tuple[Ability, str, str | None]]:
+    """(ability, object, limit key) for each activated ability of a window that counts
+    now and that p controls, in definition order: by the window's plan when it has one."""
+    plan = window_plan(g, table, window, d["n"], p)
+    if plan is None:
+        return [(ab, o, _limit_key(ab, o, p) if ab.limit is not None else None)
+                for ab in table.activated.get(window, ()) for o in _carried(g, d, table, ab, p)]
+    loc = d["loc"]
+    return [(ab, o, lk) for ab, o, mine, lk in plan if loc.get(o) in mine]
+
+
 def usable(g: Any, d: dict, window: str, p: int) -> list[list]:
     """Returns [ability key, object] for each activated ability `p` may use now in a window."""
     out = []
     table = g.abilities
-    for ab in table.activated.get(window, ()):
-        for obj in _carried(g, d, table, ab, p):
-            if ab.limit is not None and _uses(d, ab.limit[0]).get(_limit_key(ab, obj, p), 0) >= ab.limit[1]:
-                continue
-            c = Ctx(d, g, {"p": p, "me": p, "this": obj})       # its controller is p (above)
-            if ab.condition is not None and not ab.condition(c):
-                continue
-            if ab.can_pay is not None and not ab.can_pay(c):
-                continue
-            out.append([ab.key, obj])
+    for ab, obj, lk in _window_carried(g, d, table, window, p):
+        if lk is not None and _uses(d, ab.limit[0]).get(lk, 0) >= ab.limit[1]:
+            continue
+        c = Ctx(d, g, {"p": p, "me": p, "this": obj})       # its controller is p (above)
+        if ab.condition is not None and not ab.condition(c):
+            continue
+        if ab.can_pay is not None and not ab.can_pay(c):
+            continue
+        out.append([ab.key, obj])
     return out
 
 
@@ -353,11 +433,22 @@ def quantity(name: str, base: Callable, params: tuple[str, ...], statics: Filed 
         return v
     if statics is None:
         # no static ability names this quantity in this build: only a temporary modifier
-        # (verb `modify`) can change it, and most of the time none is in force
+        # (verb `modify`) can change it, and most of the time none of those in force names
+        # it (a formula only reads the state, so the modifiers are the same before it)
         def unmodified(c: Ctx) -> Any:
-            return base(c) if not c.s.get("mods") else value(c)
+            mods = c.s.get("mods")
+            return value(c) if mods and _names(mods, name) else base(c)
         return unmodified
     return value
+
+
+def _names(mods: list[dict], name: str) -> bool:
+    """Whether a temporary modifier in force names a quantity (else its base formula is
+    its value: no need to look for static abilities and match arguments)."""
+    for m in mods:
+        if m["q"] == name:
+            return True
+    return False
 
 
 # ---- replacements --------------------------------------------------------------------
