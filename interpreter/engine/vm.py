@@ -52,7 +52,8 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
     if c is None:
         c = Ctx(d, g, fr["l"], [g.work_budget])
     else:
-        c.l, c.n, c.at, c.dd = fr["l"], 0, 0, 0
+        c.l = fr["l"]                       # (one store each: cheaper than a tuple's)
+        c.n = c.at = c.dd = 0
         c.w[0] = g.work_budget
     prog = g.programs[fr["p"]]
     runner = prog.runner
@@ -136,11 +137,11 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
                         if done:
                             fr["x"] = done
                         frames.append(fr)
-                        prog = callee
-                        code, runner, l = prog.code, prog.runner, args
                         if at >= DECIDED:                    # it asked a decision
                             fr["pc"] = at - DECIDED
                             return
+                        prog = callee
+                        code, runner, l = prog.code, prog.runner, args
                         pc = at if at >= 0 else ~at          # a control instruction, or one
                         continue                             # its runner cannot start at
                 else:
