@@ -337,3 +337,54 @@ def test_calls_under_a_call_without_a_frame_count_it_toward_the_depth_limit(tmp_
     fast, slow = _calls(tmp_path, text.replace("      return k\n", f"      down({k})\n      return k\n"))
     a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
     assert a.serialize() == b.serialize()
+
+
+NULL = FIXTURES / "games" / "null-decisions"
+
+
+@pytest.mark.parametrize("game", ["tic-tac-toe", "pig", NULL])
+def test_a_game_from_a_kept_set_up_plays_as_a_set_up_run_afresh(game):
+    # A game whose set-up draws nothing starts as a copy of the set-up kept from the first
+    # game (state.Kept): the same state at every decision as one whose set-up ran anew
+    # (no set-up kept), and playing it leaves the kept set-up as it was.
+    import random
+    from interpreter.engine import state as st
+    g = load_game(game)
+    g.new_initial_state(2, 0, log=False)
+    kept = g._setups[(2, False)]
+    before = st.dumps(kept.d)
+    rnd = random.Random(4)
+    for seed in range(1, 4):
+        a = g.new_initial_state(2, seed, log=False)
+        g._setups.clear()
+        b = g.new_initial_state(2, seed, log=False)        # run afresh
+        g._setups[(2, False)] = kept
+        while not a.is_terminal():
+            assert a.serialize() == b.serialize()
+            action = rnd.randrange(len(a.legal_actions()))
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.serialize() == b.serialize()
+        assert st.dumps(kept.d) == before
+
+
+def test_a_kept_state_copies_as_clone_state_copies_it():
+    # Kept.copy shares what clone_state shares and copies what it copies: the same keys in
+    # the same order, and a copy whose deep parts and frame lists change leaves the kept
+    # state as it was.
+    from interpreter.engine import state as st
+    g = load_game(NULL)
+    g.new_initial_state(2, 0, log=False)
+    d = st.clone_state(g._setups[(2, False)].d)
+    d["mods"] = [{"q": "x", "until": "turn", "args": [1], "add": 1}]
+    kept = st.Kept(st.clone_state(d))
+    assert kept.deep == ("mods",) and kept.lists[0] == ("#o:turn",)
+    before = st.dumps(kept.d)
+    e = kept.copy()
+    assert list(e) == list(st.clone_state(kept.d)) and st.dumps(e) == before
+    e["mods"][0]["args"].append(2)
+    e["frames"][0]["l"]["#o:turn"][1] += 1
+    e["frames"][0]["l"]["p"] = 9
+    e["gvars"]["made"] = 5
+    e["pending"]["player"] = 1
+    assert st.dumps(kept.d) == before
