@@ -388,3 +388,18 @@ def test_a_kept_state_copies_as_clone_state_copies_it():
     e["gvars"]["made"] = 5
     e["pending"]["player"] = 1
     assert st.dumps(kept.d) == before
+
+
+def test_a_seed_and_a_player_count_of_any_integer_type_start_the_same_game():
+    # new_initial_state takes a plain int as it is and converts any other integer type
+    # (numpy's), refusing booleans and floats: a converted seed starts the same game.
+    import numpy as np
+    g = load_game(NULL)
+    plain = g.new_initial_state(2, 7, log=False).serialize()
+    assert g.new_initial_state(np.int64(2), np.int64(7), log=False).serialize() == plain
+    assert type(g.new_initial_state(2, np.int32(7), log=False).d["seed"]) is int
+    for bad in (True, 7.0, "7"):
+        with pytest.raises(ValueError, match="seed must be an integer"):
+            g.new_initial_state(2, bad)
+    with pytest.raises(ValueError, match="num_players must be an integer"):
+        g.new_initial_state(True, 7)
