@@ -403,3 +403,44 @@ def test_a_seed_and_a_player_count_of_any_integer_type_start_the_same_game():
             g.new_initial_state(2, bad)
     with pytest.raises(ValueError, match="num_players must be an integer"):
         g.new_initial_state(True, 7)
+
+
+ONE = """
+game: {id: one, name: One, version: "0.1", rulebook: a test, players: {min: 1, max: 1}}
+vars:
+  game: {got: 0}
+structure:
+  - round: r
+    while: "game.got < 5"
+    steps:
+      - step: s
+        do: |
+          let y = choose([1, 2], player=0)
+          let z = choose([y], player=0)
+          game.got += z
+          if game.got >= 4 {
+            let x = choose([1])
+            game.got += x
+          }
+scoring:
+  score: game.got
+"""
+
+
+@pytest.mark.parametrize("ask_one", [False, True])
+def test_a_decision_of_one_option_is_taken_or_asked_as_the_vm_does(tmp_path, ask_one):
+    # A runner reads a constant `always` (here the default, false) and the state's
+    # ask_one only where there are fewer than two options: the same decisions asked, the
+    # same one option taken, the same problem (one option, no seat to ask) as the VM's.
+    fast, slow = _calls(tmp_path, ONE)
+    a = fast.new_initial_state(1, 1, ask_one=ask_one)
+    b = slow.new_initial_state(1, 1, ask_one=ask_one)
+    while not a.is_terminal():
+        assert a.serialize() == b.serialize()
+        a.apply_action(len(a.legal_actions()) - 1)
+        b.apply_action(len(b.legal_actions()) - 1)
+    assert a.serialize() == b.serialize()
+    if ask_one:     # z asked too; then choose([1]) with no seat: asking it would need one
+        assert len(a.d["actions"]) == 4 and "needs player=<seat>" in a.d["result"]["aborted"]
+    else:           # y asked twice, z and x taken: 2 + 2 + 1
+        assert len(a.d["actions"]) == 2 and a.d["result"]["scores"] == [5]
