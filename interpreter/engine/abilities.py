@@ -79,7 +79,7 @@ class Filed:
         group by group).
         Remembered per player count: a quantity is asked for at nearly every step, and
         asking a handful of objects where they are beats finding the zones' places and
-        sizing their contents (StoneFire: one to three cards per quantity)."""
+        sizing their contents (a card game: one to three cards per quantity)."""
         hit = self._flat.get(n, False)
         if hit is False:
             hit = _flat_plan(g, n, self.plain)
@@ -320,8 +320,8 @@ def window_plan(g: Any, table: AbilityTable, window: str, n: int, p: int) -> lis
     """Returns (ability, object, seat p's own places it counts in, its limit key) for
     every carrier of a window's activated abilities, in definition order, when each
     counts only in zones each player has (else None); remembered per (window, players,
-    seat), so a window asked at every decision costs one look per carrier (StoneFire:
-    eight clan cards) and no limit key is built again."""
+    seat), so a window asked at every decision costs one look per carrier (a card game:
+    eight cards in each player's area) and no limit key is built again."""
     key = (window, n, p)
     hit = table.plans.get(key, False)
     if hit is False:
