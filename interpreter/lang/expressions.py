@@ -155,6 +155,9 @@ class ExpressionCompiler:
         self.consts: dict[Any, str] = {}
         self.built_consts: int | None = None   # how many the build named (runner.attach sets it)
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
+        # comprehension variables (their Python names) whose list holds only entity ids
+        # ("id": a place's contents, objects(kind), spaces()) or seats ("seat": players())
+        self.walked: dict[str, str] = {}
         self.reads: set[str] = set()     # program locals the expression being built reads
         self.fast = False                # building a data function's fast form (fast.py)
         self.subst: dict[str, str] = {}  # parameter -> argument source, in a function written inline
@@ -512,6 +515,11 @@ class ExpressionCompiler:
             # a seat written as a number (`0.in_pot`): its variable, with no type test
             # (Python warns of subscripting a literal, even in a branch never taken)
             return f"_V[{base}][{name!r}]" if player else None
+        known = self.walked.get(base.strip("()"))
+        if known is not None:
+            quick = self.known_attr(base, name, known, printed, player)
+            if quick is not None:
+                return quick
         b = first = base
         if not fastsrc.CHEAP.match(base) and self.in_iter:
             if not fastsrc.END_OF_PLACE.match(base):
@@ -539,6 +547,17 @@ class ExpressionCompiler:
         for k, layer in enumerate(layers):
             out = layer(first if k == len(layers) - 1 else b, out)
         return out
+
+    def known_attr(self, b: str, name: str, known: str, printed: bool, player: bool) -> str | None:
+        """Returns the fast source of `b.name` for a comprehension variable whose list holds
+        only entity ids (or seats): the one read that fits, with no type test. Should it
+        hold anything else after all, the read raises (no such key) and the checked form runs."""
+        if known == "id" and printed:
+            table, flag = self.static_table(name), fastsrc.printed_flag(self.env, name)
+            return f"({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) else _A[{b}][{name!r}])"
+        if known == "seat" and player:
+            return f"_V[{b}][{name!r}]"
+        return None
 
     def numeric(self, a: str, b: str) -> bool:
         """Whether a + b (a - b) of these sources is worth writing for two ints: one is a
@@ -733,12 +752,16 @@ class ExpressionCompiler:
             self.iterable = False
             self.in_iter -= 1
         self.bound.append(var)
+        name = f"v{self.vtag}_{var}"
+        outer = self.walked.get(name)
+        self.walked[name] = fastsrc.walked_kind(seq_src, self.ns) if self.fast else None
         try:
             body_src = self.src(body)
             cond_src = self.src(cond) if cond is not None else None
         finally:
             self.bound.pop()
-        out = f"{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
+            self.walked[name] = outer
+        out = f"{body_src} for {name} in _each(c, {seq_src})"
         return seq_src, out + (f" if {cond_src}" if cond_src is not None else "")
 
     def string(self, tok: Token) -> str:

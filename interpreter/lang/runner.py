@@ -115,14 +115,14 @@ def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within =
         return None
     label_set = set(labels)
     blocks = sorted(k for k, ins in enumerate(code) if ins[0] == BLOCK and k not in dead)
-    body: list[str] = []
     reads: dict[int, tuple[str, ...]] = {}
+    chunks: list[list[str]] = []
     for at in labels:
         chunk = _chunk(code, at, label_set, dead, _Inline(const, reads, within))
         if chunk is None:
             return None
-        body.append(f"if pc == {at}:")
-        body.extend(_indent(chunk))
+        chunks.append(chunk)
+    body = _dispatch(labels, chunks)
     return ("def _r(c, pc):\n    l = c.l\n    n = c.n\n    i = pc\n    try:\n        while True:\n"
             + "".join(f"            {line}\n" for line in body for line in line.split("\n"))
             + "            return ~pc\n"
@@ -136,6 +136,25 @@ def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within =
             "        raise\n"
             "    finally:\n"
             "        c.n = n\n")
+
+
+def _dispatch(labels: list[int], chunks: list[list[str]]) -> list[str]:
+    """Returns the runner's loop body: each label's chunk under `if pc == label`, the labels
+    in groups of about sqrt(n) under `if pc < end of group`. A jump back (a loop's next
+    turn) starts again at the top, and tested every label before its own: now it passes
+    over whole groups. A chunk falls into the next label's test as before (labels grow)."""
+    size = max(2, round(len(labels) ** 0.5))
+    if len(labels) <= size:
+        return [line for at, chunk in zip(labels, chunks) for line in [f"if pc == {at}:", *_indent(chunk)]]
+    out: list[str] = []
+    for g in range(0, len(labels), size):
+        group = [line for at, chunk in zip(labels[g:g + size], chunks[g:g + size])
+                 for line in [f"if pc == {at}:", *_indent(chunk)]]
+        if g + size < len(labels):
+            out += [f"if pc < {labels[g + size]}:", *_indent(group)]
+        else:
+            out += group
+    return out
 
 
 class _Inline:
