@@ -128,6 +128,29 @@ def _binop(op: str) -> Callable[[Any, Any], Any]:
 
 
 
+# expressions whose value is a number, a text, a truth value or none, whatever they read:
+# literals, texts with {...}, comparisons, `in`, `not`, a negated number
+_SCALARS = frozenset({"number", "string", "true", "false", "none", "compare", "in_op", "not_in", "not_op", "neg"})
+
+
+def _scalar(node: Tree, env: Env) -> bool:
+    """Whether an expression's value is never a list or a record (so a game variable given
+    it needs no check that the state can keep it): what _SCALARS names, the verb `len(...)`,
+    and `a if c else b`, `a and b`, `a or b` of such values."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data in _SCALARS:
+        return True
+    if node.data == "call":
+        name = str(node.children[0])
+        return name == "len" and name not in env.functions and name not in env.procedures
+    if node.data == "cond_expr":
+        return _scalar(node.children[1], env) and _scalar(node.children[2], env)
+    if node.data in ("and_op", "or_op"):
+        return _scalar(node.children[0], env) and _scalar(node.children[1], env)
+    return False
+
+
 def _walks(node: Tree) -> bool:
     """Whether an expression builds or walks a list with a comprehension."""
     return isinstance(node, Tree) and any(t.data == "comprehension" for t in node.iter_subtrees())
@@ -241,9 +264,12 @@ class ExpressionCompiler:
         src = self.src(node)
         fn = self.function(src)
         fn.pure = not self.impure      # it only reads the game (a loop of such reads, blocks.py)
+        fn.scalar = _scalar(node, self.env)
         if self.impure or not self.fast_forms():
             return fn
-        return self.fast_expr(node, src, fn)
+        out = self.fast_expr(node, src, fn)
+        out.scalar = fn.scalar
+        return out
 
     def fast_forms(self) -> bool:
         """Whether what is being compiled now gets fast forms: not inside one already, not

@@ -291,9 +291,10 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
         return [ex.value("_e", ins[1], k), ex.value("_v", ins[3], k), f"_set_attr(c, _e, {ins[2]!r}, _v)"]
     if op == SETGAME:
         return ["if c.s.get('frozen') is not None:\n    _frozen(c.s)",
-                ex.value("_v", ins[2], k),
-                "if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)",
-                f"c.s['gvars'][{ins[1]!r}] = _v"]
+                ex.value("_v", ins[2], k)] + \
+            ([] if getattr(ins[2], "scalar", False) else      # never a list or record (expressions._scalar)
+             ["if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)"]) + \
+            [f"c.s['gvars'][{ins[1]!r}] = _v"]
     return None
 
 
