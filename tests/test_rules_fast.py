@@ -306,6 +306,68 @@ def test_sort_by_reads_what_get_attr_reads():
             assert sort_by(c, items, "side", descending) == [items[k] for _v, k in order], (attrs, descending)
 
 
+@pytest.mark.parametrize("items", [["x3", "x2", "x1", "x2"], ["x3", "x1", 0], ["x2", "a"], ["x1", ["x2"]], []])
+def test_sort_by_reads_printed_properties_with_no_step_an_item(items):
+    """Entities with no attributes of their own, every one with the property: sorted with
+    no read of each (no get_attr); anything else (a seat, an entity without it, a list)
+    read in turn as before, giving the same order or the same problem."""
+    from interpreter.lang import runtime
+    from interpreter.verbs import ordering
+    load_all()
+    for attrs in ({}, {"x2": {"side": -1}}, {"x1": {"owner": 3}}):      # (own attributes: read in turn)
+        for descending in (False, True):
+            c = _ctx(attrs)
+            try:
+                keyed = [(runtime.get_attr(c, x, "side"), k) for k, x in enumerate(items)]
+                want = [items[k] for _v, k in sorted(keyed, key=lambda t: t[0], reverse=descending)]
+            except RuntimeProblem as e:
+                want = str(e)
+            try:
+                got = ordering.sort_by(c, items, "side", descending)
+            except RuntimeProblem as e:
+                got = str(e)
+            assert got == want, (items, attrs, descending)
+
+
+def _steps(module: object, run) -> int:
+    """The Python steps (bytecodes) `run()` takes in `module`'s own code."""
+    import sys
+    n = [0]
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != module.__file__:
+            return None
+        frame.f_trace_opcodes = True
+
+        def local(frame, event, arg):
+            n[0] += event == "opcode"
+            return local
+        return local
+    sys.settrace(tracer)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return n[0]
+
+
+def test_sort_by_and_spaces_of_a_kind_take_no_python_step_an_entity():
+    """A board's spaces sorted by their printed number, or picked by their kind: as many
+    Python steps for 400 of them as for 4."""
+    from interpreter.verbs import graph, ordering
+    load_all()
+    few, many = ["x3", "x2", "x1", "x2"], ["x3", "x2", "x1", "x2"] * 100
+    assert _steps(ordering, lambda: ordering.sort_by(_ctx(), many, "side", False)) \
+        == _steps(ordering, lambda: ordering.sort_by(_ctx(), few, "side", False)) > 0
+    c = _ctx()
+    c.g.props = {x: {"kind": "k" if k % 2 else "j"} for k, x in enumerate(many)}
+
+    def kind_of(spaces: list) -> int:
+        c.g.spaces = spaces
+        return _steps(graph, lambda: graph.spaces(c, "k"))
+    assert kind_of(many) == kind_of(few) > 0
+
+
 def test_a_loop_in_a_block_stops_at_its_for_line():
     """A turn a block's loop cannot count fails at the loop's FOR_NEXT, as in the VM (not
     at the last statement of the turn before)."""
@@ -472,3 +534,20 @@ def test_a_runner_with_many_labels_resumes_at_each_as_one_tested_in_turn():
             got.append((fn(c, pc), c.n, dict(c.l), dict(c.s["gvars"]), c.w[0]))
         runs.append(got)
     assert runs[0] == runs[1]
+
+
+def test_spaces_of_a_kind_are_those_whose_kind_is_it():
+    """spaces(kind) picks the spaces (of the board as assembled so far) whose printed kind
+    equals it, in the board's order, as reading each space's kind in turn does."""
+    from interpreter.verbs.graph import spaces
+    load_all()
+    props = {"a": {"kind": "x"}, "b": {}, "e": {"kind": "y"}, "f": {"kind": "x"}, "g": {"kind": 1}}
+    for adj in (None, {"f": (), "b": (), "a": ()}):
+        c = _ctx()
+        c.g.props, c.g.spaces = props, ["a", "b", "e", "f", "g"]
+        if adj is not None:
+            c.s["adj"] = adj
+        order = [s for s in c.g.spaces if adj is None or s in adj]
+        for kind in ("x", "y", "z", 1, True, None):
+            want = [s for s in order if props[s].get("kind") == kind] if kind is not None else order
+            assert spaces(c, kind) == want, (adj, kind)

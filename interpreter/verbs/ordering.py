@@ -21,16 +21,32 @@ def sort_by(c: Ctx, items: list, prop: str, descending: bool) -> list:
     order."""
     if type(items) is not list:
         raise RuntimeProblem(f"sort_by() needs a list, got {items!r}")
-    # an entity with no attribute of its own: its property read at once (what get_attr reads)
-    attrs, props = c.s["attrs"], c.g.props
-    keyed = [(p[prop], x) if type(x) is str and x not in attrs and (p := props.get(x)) is not None and prop in p
-             else (get_attr(c, x, prop), x) for x in items]
+    keyed = _printed(c, items, prop)
+    if keyed is None:
+        # an entity with no attribute of its own: its property read at once (what get_attr reads)
+        attrs, props = c.s["attrs"], c.g.props
+        keyed = [(p[prop], x) if type(x) is str and x not in attrs and (p := props.get(x)) is not None and prop in p
+                 else (get_attr(c, x, prop), x) for x in items]
     try:
         keyed.sort(key=_first, reverse=descending)   # stable either way
     except TypeError:
         raise RuntimeProblem(f"sort_by(): the values of {prop!r} cannot be compared "
                              f"({', '.join(sorted({type(k[0]).__name__ for k in keyed}))})") from None
-    return [k[1] for k in keyed]
+    return list(map(_second, keyed))
 
 
 _first = itemgetter(0)
+_second = itemgetter(1)
+
+
+def _printed(c: Ctx, items: list, prop: str) -> list | None:
+    """Returns [(value, item)] when every item is an entity with the property and none has
+    attributes of its own (so get_attr reads the property): found with no Python step an
+    item, as a board's spaces sorted by their printed number are. None when some item is
+    not such an entity (a record, a seat, an unknown id): the caller reads each in turn."""
+    try:
+        if not c.s["attrs"].keys().isdisjoint(items):
+            return None
+        return list(zip(map(itemgetter(prop), map(c.g.props.__getitem__, items)), items))
+    except (KeyError, TypeError):       # not an entity, no such property, an unhashable item
+        return None
