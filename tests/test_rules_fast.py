@@ -501,8 +501,9 @@ def test_a_block_names_the_statement_that_failed_from_its_line(text, params, arg
 
 
 def test_a_runner_with_many_labels_resumes_at_each_as_one_tested_in_turn():
-    """A runner tests its labels in groups (`if pc < ...`), so a loop's next turn passes
-    whole groups: resumed at any label it runs as the labels tested one by one would."""
+    """A runner finds its label by halves (`if pc < ...`), so a loop's next turn passes
+    about log2 of the labels before it: resumed at any label (or at none) it runs as the
+    labels tested one by one would."""
     from interpreter.lang import runner as rn
     load_all()
     comp = Compiler(Env(procedures={"note": ("ys",)}, game_vars={"g"}))

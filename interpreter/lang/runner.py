@@ -139,22 +139,16 @@ def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within =
 
 
 def _dispatch(labels: list[int], chunks: list[list[str]]) -> list[str]:
-    """Returns the runner's loop body: each label's chunk under `if pc == label`, the labels
-    in groups of about sqrt(n) under `if pc < end of group`. A jump back (a loop's next
-    turn) starts again at the top, and tested every label before its own: now it passes
-    over whole groups. A chunk falls into the next label's test as before (labels grow)."""
-    size = max(2, round(len(labels) ** 0.5))
-    if len(labels) <= size:
+    """Returns the runner's loop body: each label's chunk under `if pc == label`, halves of
+    the labels under `if pc < first label of the second half`, in turn (a binary search).
+    A jump back (a loop's next turn) starts again at the top, and tested every label before
+    its own: now about log2 of them. A chunk falls into the next label's test as before:
+    the tests stand in the labels' order, and a chunk only falls forward."""
+    if len(labels) <= 3:
         return [line for at, chunk in zip(labels, chunks) for line in [f"if pc == {at}:", *_indent(chunk)]]
-    out: list[str] = []
-    for g in range(0, len(labels), size):
-        group = [line for at, chunk in zip(labels[g:g + size], chunks[g:g + size])
-                 for line in [f"if pc == {at}:", *_indent(chunk)]]
-        if g + size < len(labels):
-            out += [f"if pc < {labels[g + size]}:", *_indent(group)]
-        else:
-            out += group
-    return out
+    mid = len(labels) // 2
+    return ([f"if pc < {labels[mid]}:", *_indent(_dispatch(labels[:mid], chunks[:mid]))]
+            + _dispatch(labels[mid:], chunks[mid:]))
 
 
 class _Inline:
