@@ -424,6 +424,35 @@ def test_paths_found_before_are_the_search_s_walks():
         paths(Ctx({"attrs": {}}, g, {}, [1]), "a", 3, ["b"])
 
 
+def test_the_board_s_walks_found_a_step_at_a_time_are_the_search_s():
+    """_all_walks (the fixed board's walks, all found at once) gives _walks' walks in its
+    order and counts its work, or fails on the same budgets with the same problem; and it
+    takes half the Python steps or fewer."""
+    from interpreter.verbs import graph
+    load_all()
+    adj = {"a": ("b", "c", "e"), "b": ("a", "c", "d"), "c": ("a", "b", "d", "e"), "d": ("b", "c", "f"),
+           "e": ("a", "c", "f"), "f": ("d", "e")}
+    g = SimpleNamespace(adj=adj)
+
+    def run(fn, start, length, budget):
+        c = Ctx({}, g, {}, [budget])
+        try:
+            return fn(c, start, length), c.w[0]
+        except RuntimeProblem as e:
+            return str(e)
+    failed = 0
+    for start in adj:
+        for length in range(1, 8):
+            for budget in (1, 5, 12, 40, 10_000):
+                want = run(lambda c, s, n: graph._walks(c, adj, s, n, set()), start, length, budget)
+                assert run(lambda c, s, n: graph._all_walks(c, adj, s, n), start, length, budget) == want
+                failed += type(want) is str
+    assert 0 < failed < 6 * 7 * 5
+    ring = {str(k): (str((k - 1) % 30), str((k + 1) % 30), str((k + 15) % 30)) for k in range(30)}
+    assert _steps(graph, lambda: graph._all_walks(Ctx({}, g, {}, [10**6]), ring, "0", 6)) * 2 \
+        < _steps(graph, lambda: graph._walks(Ctx({}, g, {}, [10**6]), ring, "0", 6, set()))
+
+
 def test_a_seat_written_as_a_number_reads_its_variable_with_no_dead_branch():
     """`0.owner` reads seat 0's variable directly: no branch subscripting the literal (which
     Python warns of when it compiles, even where a type test never takes it)."""
