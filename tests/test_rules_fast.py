@@ -208,6 +208,9 @@ def test_the_new_fast_paths_are_plain_python(forms):
         assert "if type(" in text[name] and "is dict" in text[name], name
     assert "zone(" not in text["hand_size"].split("if type")[0] and ".get(v_p) in _P" in text["hand_size"]
     assert "_J = c.s.get('adj') or c.g.adj" in text["spots"] and "c.s.get('adj')" not in text["spots"].split("try:")[1]
+    # an attribute some rule assigns (owner): an object's own value looked at first, no flag
+    # tested; one none assigns (side): the flag, then the printed table alone
+    assert "_PR['owner']" not in text["owner_of"] and "_PR['side']" in text["sides_in"]
     for name in WALKED:             # a variable over ids or seats: its one read, no type test
         body = text[name].split("return", 1)[1].split("\n")[0]
         assert "type(" not in body and "_attr(" not in body, (name, body)

@@ -564,10 +564,8 @@ class ExpressionCompiler:
         if printed:
             # an entity's own value (the state's attrs table) if it has one, else the
             # printed one; the table of printed values alone while no object can have one
-            table = self.static_table(name)
-            flag = fastsrc.printed_flag(self.env, name)
-            layers.append(lambda x, inner: f"(({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) "
-                                           f"else _A[{b}][{name!r}]) if type({x}) is str else {inner})")
+            read = self.entity_attr(b, name)
+            layers.append(lambda x, inner: f"({read} if type({x}) is str else {inner})")
         if player:
             layers.append(lambda x, inner: f"(_V[{b}][{name!r}] if type({x}) is int else {inner})")
         for k, layer in enumerate(layers):
@@ -579,11 +577,22 @@ class ExpressionCompiler:
         only entity ids (or seats): the one read that fits, with no type test. Should it
         hold anything else after all, the read raises (no such key) and the checked form runs."""
         if known == "id" and printed:
-            table, flag = self.static_table(name), fastsrc.printed_flag(self.env, name)
-            return f"({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) else _A[{b}][{name!r}])"
+            return self.entity_attr(b, name)
         if known == "seat" and player:
             return f"_V[{b}][{name!r}]"
         return None
+
+    def entity_attr(self, b: str, name: str) -> str:
+        """Returns the fast source of `b.name` for an entity id b: its own value (the state's
+        attrs table) if it has one, else the printed one. While no object can have one (the
+        attribute's flag, fast.printed_flag) the table of printed values alone is read; an
+        attribute some program already assigns looks at the object's own first, with no
+        flag to test (its flag is false once the build is sealed)."""
+        table = self.static_table(name)
+        if name in self.env.written:
+            return f"(_A[{b}][{name!r}] if {name!r} in _A.get({b}, _NOATTR) else {table}[{b}])"
+        flag = fastsrc.printed_flag(self.env, name)
+        return f"({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) else _A[{b}][{name!r}])"
 
     def numeric(self, a: str, b: str) -> bool:
         """Whether a + b (a - b) of these sources is worth writing for two ints: one is a
