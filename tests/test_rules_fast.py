@@ -584,3 +584,22 @@ def test_spaces_of_a_kind_are_those_whose_kind_is_it():
         for kind in ("x", "y", "z", 1, True, None):
             want = [s for s in order if props[s].get("kind") == kind] if kind is not None else order
             assert spaces(c, kind) == want, (adj, kind)
+
+
+@pytest.mark.parametrize("items", [[], ["a", "b", "a", "c", "b"], [1, True, 1.0, 0, False, "1"], [None, None, "x"],
+                                   [[1], [1], "a", [2], "a"], [{"k": 1}, {"k": 1}, 3, 3], [0, [0], 0]])
+def test_unique_keeps_the_first_of_equal_items(items):
+    """unique() gives what comparing each item with those kept gives, hashable or not, and
+    counts the same work; for texts and numbers with no Python step an item."""
+    from interpreter.verbs import core
+    load_all()
+    want = []
+    for x in items:
+        if x not in want:
+            want.append(x)
+    c = _ctx()
+    got = core.unique(c, items)
+    assert got == want and [type(x) for x in got] == [type(x) for x in want]
+    assert c.w[0] == 1_000_000 - (len(items) ** 2 // 4 + 1)
+    if all(type(x) in (str, int) for x in items):
+        assert _steps(core, lambda: core.unique(_ctx(), items * 50)) == _steps(core, lambda: core.unique(_ctx(), items))
