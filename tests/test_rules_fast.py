@@ -451,6 +451,10 @@ def test_the_board_s_walks_found_a_step_at_a_time_are_the_search_s():
                 assert run(lambda c, s, n: graph._all_walks(c, adj, s, n), start, length, budget) == want
                 failed += type(want) is str
     assert 0 < failed < 6 * 7 * 5
+    few = [["a", "b"], ["b", "c"], ["c", "a"]]
+    for blocked in (set(), {"a"}, {"a", "c"}):       # the kept walks filtered: no Python step a walk
+        assert graph._kept(few * 40, blocked) == [list(w) for w in few * 40 if blocked.isdisjoint(w)]
+        assert _steps(graph, lambda: graph._kept(few * 40, blocked)) == _steps(graph, lambda: graph._kept(few, blocked))
     ring = {str(k): (str((k - 1) % 30), str((k + 1) % 30), str((k + 15) % 30)) for k in range(30)}
     assert _steps(graph, lambda: graph._all_walks(Ctx({}, g, {}, [10**6]), ring, "0", 6)) * 2 \
         < _steps(graph, lambda: graph._walks(Ctx({}, g, {}, [10**6]), ring, "0", 6, set()))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import compress, repeat
-from operator import eq, itemgetter, methodcaller
+from operator import contains, eq, itemgetter, methodcaller, not_
 from typing import Any
 
 from ..lang.runtime import Ctx, RuntimeProblem, spend
@@ -116,11 +116,12 @@ def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str
 def _kept(walks: list[list[str]], blocked: set) -> list[list[str]]:
     """Copies of the kept walks that enter no blocked space."""
     if not blocked:
-        return [list(w) for w in walks]
+        return list(map(list, walks))
     if len(blocked) == 1:
         b = next(iter(blocked))         # (the values a rule holds are equal exactly when their hashes say so)
-        return [list(w) for w in walks if b not in w]
-    return [list(w) for w in walks if blocked.isdisjoint(w)]
+        # the walks without b, picked with no Python step a walk
+        return list(map(list, compress(walks, map(not_, map(contains, walks, repeat(b))))))
+    return list(map(list, filter(blocked.isdisjoint, walks)))
 
 
 def _walks(c: Ctx, adj: dict, start: str, length: int, blocked: set) -> list[list[str]]:
