@@ -54,7 +54,7 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
         return (f"if s.get('frozen') is not None:\n    _frozen(s)\n"
                 f"{value('v', ins[2])}\n"
                 + ("" if getattr(ins[2], "scalar", False) else
-                   "if type(v) is list or type(v) is dict:\n    _save_check(c, v)\n")
+                   "if type(v) in _KEPT:\n    _save_check(c, v)\n")
                 + f"s['gvars'][{ins[1]!r}] = v")
     if op == ops["SETATTR"] and src(ins[1]) is not None and src(ins[3]) is not None:
         return f"{value('_e', ins[1])}\n{value('v', ins[3])}\n_set_attr(c, _e, {ins[2]!r}, v)"

@@ -190,4 +190,5 @@ NAMESPACE = {"_attr": attr, "_pattr": printed_attr, "_item": item, "_call": call
              "_add": add, "_sub": sub, "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players,
              "_missing": missing, "_RP": RuntimeProblem, "_NONE1": (None,), "_NOATTR": MappingProxyType({}), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
              "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call,
-             "_one": one_option}
+             "_one": one_option,
+             "_KEPT": (list, dict)}       # the values a game variable is checked for (blocks.py)

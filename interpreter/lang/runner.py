@@ -287,7 +287,7 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
         return ["if c.s.get('frozen') is not None:\n    _frozen(c.s)",
                 ex.value("_v", ins[2], k)] + \
             ([] if getattr(ins[2], "scalar", False) else      # never a list or record (expressions._scalar)
-             ["if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)"]) + \
+             ["if type(_v) in _KEPT:\n    _save_check(c, _v)"]) + \
             [f"c.s['gvars'][{ins[1]!r}] = _v"]
     return None
 
