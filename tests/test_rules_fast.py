@@ -346,11 +346,12 @@ def _steps(module: object, run) -> int:
             n[0] += event == "opcode"
             return local
         return local
+    before = sys.gettrace()          # (a coverage run's tracer, given back after)
     sys.settrace(tracer)
     try:
         run()
     finally:
-        sys.settrace(None)
+        sys.settrace(before)
     return n[0]
 
 
