@@ -337,3 +337,110 @@ def test_calls_under_a_call_without_a_frame_count_it_toward_the_depth_limit(tmp_
     fast, slow = _calls(tmp_path, text.replace("      return k\n", f"      down({k})\n      return k\n"))
     a, b = fast.new_initial_state(1, 1), slow.new_initial_state(1, 1)
     assert a.serialize() == b.serialize()
+
+
+NULL = FIXTURES / "games" / "null-decisions"
+
+
+@pytest.mark.parametrize("game", ["tic-tac-toe", "pig", NULL])
+def test_a_game_from_a_kept_set_up_plays_as_a_set_up_run_afresh(game):
+    # A game whose set-up draws nothing starts as a copy of the set-up kept from the first
+    # game (state.Kept): the same state at every decision as one whose set-up ran anew
+    # (no set-up kept), and playing it leaves the kept set-up as it was.
+    import random
+    from interpreter.engine import state as st
+    g = load_game(game)
+    g.new_initial_state(2, 0, log=False)
+    kept = g._setups[(2, False)]
+    before = st.dumps(kept.d)
+    rnd = random.Random(4)
+    for seed in range(1, 4):
+        a = g.new_initial_state(2, seed, log=False)
+        g._setups.clear()
+        b = g.new_initial_state(2, seed, log=False)        # run afresh
+        g._setups[(2, False)] = kept
+        while not a.is_terminal():
+            assert a.serialize() == b.serialize()
+            action = rnd.randrange(len(a.legal_actions()))
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.serialize() == b.serialize()
+        assert st.dumps(kept.d) == before
+
+
+def test_a_kept_state_copies_as_clone_state_copies_it():
+    # Kept.copy shares what clone_state shares and copies what it copies: the same keys in
+    # the same order, and a copy whose deep parts and frame lists change leaves the kept
+    # state as it was.
+    from interpreter.engine import state as st
+    g = load_game(NULL)
+    g.new_initial_state(2, 0, log=False)
+    d = st.clone_state(g._setups[(2, False)].d)
+    d["mods"] = [{"q": "x", "until": "turn", "args": [1], "add": 1}]
+    kept = st.Kept(st.clone_state(d))
+    assert kept.deep == ("mods",) and kept.lists[0] == ("#o:turn",)
+    before = st.dumps(kept.d)
+    e = kept.copy()
+    assert list(e) == list(st.clone_state(kept.d)) and st.dumps(e) == before
+    e["mods"][0]["args"].append(2)
+    e["frames"][0]["l"]["#o:turn"][1] += 1
+    e["frames"][0]["l"]["p"] = 9
+    e["gvars"]["made"] = 5
+    e["pending"]["player"] = 1
+    assert st.dumps(kept.d) == before
+
+
+def test_a_seed_and_a_player_count_of_any_integer_type_start_the_same_game():
+    # new_initial_state takes a plain int as it is and converts any other integer type
+    # (numpy's), refusing booleans and floats: a converted seed starts the same game.
+    import numpy as np
+    g = load_game(NULL)
+    plain = g.new_initial_state(2, 7, log=False).serialize()
+    assert g.new_initial_state(np.int64(2), np.int64(7), log=False).serialize() == plain
+    assert type(g.new_initial_state(2, np.int32(7), log=False).d["seed"]) is int
+    for bad in (True, 7.0, "7"):
+        with pytest.raises(ValueError, match="seed must be an integer"):
+            g.new_initial_state(2, bad)
+    with pytest.raises(ValueError, match="num_players must be an integer"):
+        g.new_initial_state(True, 7)
+
+
+ONE = """
+game: {id: one, name: One, version: "0.1", rulebook: a test, players: {min: 1, max: 1}}
+vars:
+  game: {got: 0}
+structure:
+  - round: r
+    while: "game.got < 5"
+    steps:
+      - step: s
+        do: |
+          let y = choose([1, 2], player=0)
+          let z = choose([y], player=0)
+          game.got += z
+          if game.got >= 4 {
+            let x = choose([1])
+            game.got += x
+          }
+scoring:
+  score: game.got
+"""
+
+
+@pytest.mark.parametrize("ask_one", [False, True])
+def test_a_decision_of_one_option_is_taken_or_asked_as_the_vm_does(tmp_path, ask_one):
+    # A runner reads a constant `always` (here the default, false) and the state's
+    # ask_one only where there are fewer than two options: the same decisions asked, the
+    # same one option taken, the same problem (one option, no seat to ask) as the VM's.
+    fast, slow = _calls(tmp_path, ONE)
+    a = fast.new_initial_state(1, 1, ask_one=ask_one)
+    b = slow.new_initial_state(1, 1, ask_one=ask_one)
+    while not a.is_terminal():
+        assert a.serialize() == b.serialize()
+        a.apply_action(len(a.legal_actions()) - 1)
+        b.apply_action(len(b.legal_actions()) - 1)
+    assert a.serialize() == b.serialize()
+    if ask_one:     # z asked too; then choose([1]) with no seat: asking it would need one
+        assert len(a.d["actions"]) == 4 and "needs player=<seat>" in a.d["result"]["aborted"]
+    else:           # y asked twice, z and x taken: 2 + 2 + 1
+        assert len(a.d["actions"]) == 2 and a.d["result"]["scores"] == [5]

@@ -84,7 +84,7 @@ class CompiledGame:
     env: Any = None                               # the compiler Env, for scenarios and tools
     measured: dict = field(default_factory=dict, repr=False)   # values known to save (engine/state.py)
     _zone_places: dict = field(default_factory=dict, repr=False)
-    _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it
+    _setups: dict = field(default_factory=dict, repr=False)    # (players, log) -> a set-up with no chance in it (state.Kept)
     _blanks: dict = field(default_factory=dict, repr=False)    # players -> a state before its set-up runs
     walks: dict = field(default_factory=dict, repr=False)      # (start, length) -> walks on the fixed board (verbs/graph.py)
     walks_kept: int = field(default=0, repr=False)             # how many walks `walks` holds in all
@@ -151,8 +151,10 @@ class CompiledGame:
         keeps an empty list, so later draws are scripted too (explicit chance nodes). With
         `ask_one`, a decision of a single option is asked too, not taken for the player (as
         OpenSpiel's games ask every move)."""
-        seed = integral(seed, "seed")
-        n = self.min_players if num_players is None else integral(num_players, "num_players")
+        if type(seed) is not int:            # a plain int needs no conversion (the common case)
+            seed = integral(seed, "seed")
+        n = self.min_players if num_players is None else (
+            num_players if type(num_players) is int else integral(num_players, "num_players"))
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.id} takes {span(self.min_players, self.max_players, 'player')}, got {n}")
         if chance is not None or ask_one:
@@ -160,7 +162,7 @@ class CompiledGame:
         key = (n, bool(log))
         known = self._setups.get(key) if self.trace is None else None
         if known is not None:
-            d = st.clone_state(known)
+            d = known.copy()
             d["seed"], d["rng"] = seed, seed_state(seed)
             return GameState(self, d)
         d = self._blank(n, seed, log)
@@ -170,7 +172,7 @@ class CompiledGame:
         if d["rng"] == seed_state(seed) and self.trace is None and not d["terminal"]:
             # The set-up drew nothing at random, so it is the same for every seed: kept,
             # a later game of this size starts as a copy of it with its own seed.
-            self._setups[key] = st.clone_state(d)
+            self._setups[key] = st.Kept(st.clone_state(d))
         return s
 
     def _blank(self, n: int, seed: int, log: bool) -> dict:

@@ -67,7 +67,9 @@ def finish(g: Any, d: dict, reason: str) -> None:
         except _FORMULA_ERRORS as err:
             abort(g, d, f"win_if failed: {err}")
             return
-    returns = [1.0 if p in winners else 0.0 for p in range(n)]
+    returns = [0.0] * n                  # (no comprehension: a game's end is part of its floor)
+    for p in winners:
+        returns[p] = 1.0
     d["result"] = {"reason": reason, "scores": scores, "tiebreaks": ties, "winners": winners,
                    "returns": returns}
     if getattr(g, "payoff", None) is not None:

@@ -46,14 +46,21 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
             finish(g, d, FLOW_ENDED)
         return
     fr = frames[-1]
-    pc = fr["pc"]
     # One context for the whole run: a frame switch gives it the new frame's locals. Its
     # step count (`n`) is shared with the runners (lang/runner.py).
     if c is None:
         c = Ctx(d, g, fr["l"], [g.work_budget])
     else:
-        c.l, c.n, c.at, c.dd = fr["l"], 0, 0, 0
+        c.l = fr["l"]                       # (one store each: cheaper than a tuple's)
+        c.n = c.at = c.dd = 0
         c.w[0] = g.work_budget
+    _resume(g, d, c, frames, fr)
+
+
+def _resume(g: Any, d: dict, c: Ctx, frames: list, fr: dict) -> None:
+    """Runs on from the top frame `fr` (nothing pending, the game not over), in context
+    `c` set up for a new run: `run` past its checks, which `answer` need not make."""
+    pc = fr["pc"]
     prog = g.programs[fr["p"]]
     runner = prog.runner
     # A call, a return or an event switches frames in place (no exception: they are common).
@@ -112,7 +119,7 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
                     ret_at = -1
                     try:
                         at = first(c, 0)
-                        if 0 <= at < DECIDED and callee.code[at][0] == RET:
+                        if at < DECIDED and at >= 0 and callee.code[at][0] == RET:
                             ret_at = at
                             c.n += 1                     # the return's step, as below
                             if c.n > budget:
@@ -136,11 +143,11 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
                         if done:
                             fr["x"] = done
                         frames.append(fr)
-                        prog = callee
-                        code, runner, l = prog.code, prog.runner, args
                         if at >= DECIDED:                    # it asked a decision
                             fr["pc"] = at - DECIDED
                             return
+                        prog = callee
+                        code, runner, l = prog.code, prog.runner, args
                         pc = at if at >= 0 else ~at          # a control instruction, or one
                         continue                             # its runner cannot start at
                 else:
@@ -429,7 +436,10 @@ def answer(g: Any, d: dict, action: int, c: Ctx | None = None) -> None:
     """Answers the pending decision with option `action`, already checked to be one of
     its options (GameState.apply_action checks it once), and runs on."""
     pending = d["pending"]
-    d["frames"][-1]["l"][pending["var"]] = pending["options"][action]
+    frames = d["frames"]
+    fr = frames[-1]
+    l = fr["l"]
+    l[pending["var"]] = pending["options"][action]
     d["pending"] = None
     actions = d["actions"]
     actions.append(action)
@@ -437,4 +447,12 @@ def answer(g: Any, d: dict, action: int, c: Ctx | None = None) -> None:
         # a longer list would not read back (checkstate): the game stops here, saying why
         abort(g, d, f"the game did not end within {MAX_ACTIONS} decisions")
         return
-    run(g, d, c)
+    # As `run` starts, without its checks: a decision was pending, so a frame waits and
+    # the game is not over (a decision's floor is a few hundred bytecodes; these are ~20).
+    if c is None:
+        c = Ctx(d, g, l, [g.work_budget])
+    else:
+        c.l = l
+        c.n = c.at = c.dd = 0
+        c.w[0] = g.work_budget
+    _resume(g, d, c, frames, fr)

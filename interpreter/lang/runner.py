@@ -225,16 +225,27 @@ def _choose(ins: tuple, k: int, ex: _Inline) -> list[str]:
     asks, returning DECIDED + the pc after it, or takes the one option (then runs on), or
     raises what is wrong with it."""
     opts, player, always = ins[2].parts
+    al = f"(({ex(always, k)}) or c.s.get('ask_one', False))"
+    if getattr(always, "src", None) in _CONSTANT:
+        # a constant `always` (the default) is read only where it counts, when there are
+        # fewer than two options: it cannot fail, and ask_one is plain data
+        ask = [f"if type(_o) is list and (len(_o) > 1 or {al} and _o) and type(_pl) is int "
+               "and 0 <= _pl < c.s['n']:"]
+    else:
+        ask = [f"_al = {al}",
+               "if type(_o) is list and (len(_o) > 1 or _al and _o) and type(_pl) is int and 0 <= _pl < c.s['n']:"]
+        al = "_al"
     return [f"if n >= c.g.step_budget:\n    return {k}",
             "n += 1",
             ex.value("_o", opts, k),
-            f"_pl = {ex(player, k)}",
-            f"_al = ({ex(always, k)}) or c.s.get('ask_one', False)",
-            "if type(_o) is list and (len(_o) > 1 or _al and _o) and type(_pl) is int and 0 <= _pl < c.s['n']:",
+            f"_pl = {ex(player, k)}"] + ask + [
             f"    c.s['pending'] = {{'player': _pl, 'options': _o, 'var': {ins[1]!r}}}",
             f"    return {DECIDED + k + 1}",
-            f"l[{ins[1]!r}] = _one(_o, _pl, _al)",
+            f"l[{ins[1]!r}] = _one(_o, _pl, {al})",
             f"pc = {k + 1}"]
+
+
+_CONSTANT = frozenset({"False", "True"})       # the source of a constant `always` (compiler.choose_spec)
 
 
 def _indent(lines: list[str]) -> list[str]:
@@ -273,12 +284,14 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
     if op == FOR_NEXT:
         slot, var, end = ins[1], ins[2], ins[3]
         return [f"_it = l[{slot!r}]",
-                "if _it[1] < len(_it[0]):",
+                "_at = _it[1]",                    # (read once: a turn of every loop pays it)
+                "_seq = _it[0]",
+                "if _at < len(_seq):",
                 "    _w = c.w",                    # one unit of work a turn (as the VM counts it)
                 "    _w[0] -= 1",
                 "    if _w[0] < 0:\n        _spend(c, 0)",
-                f"    l[{var!r}] = _it[0][_it[1]]",
-                "    _it[1] += 1",
+                f"    l[{var!r}] = _seq[_at]",
+                "    _it[1] = _at + 1",
                 "else:",
                 f"    del l[{slot!r}]"] + _indent(_jump(k, end, count))
     if op == SETATTR:
