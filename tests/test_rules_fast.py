@@ -8,6 +8,7 @@ turn wherever it runs (the VM, a runner, a block), so a build only checked (lean
 rule that does too much at the same place as a played one."""
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -317,19 +318,20 @@ def test_sort_by_reads_printed_properties_with_no_step_an_item(items):
     from interpreter.lang import runtime
     from interpreter.verbs import ordering
     load_all()
-    for attrs in ({}, {"x2": {"side": -1}}, {"x1": {"owner": 3}}):      # (own attributes: read in turn)
-        for descending in (False, True):
-            c = _ctx(attrs)
-            try:
-                keyed = [(runtime.get_attr(c, x, "side"), k) for k, x in enumerate(items)]
-                want = [items[k] for _v, k in sorted(keyed, key=lambda t: t[0], reverse=descending)]
-            except RuntimeProblem as e:
-                want = str(e)
-            try:
-                got = ordering.sort_by(c, items, "side", descending)
-            except RuntimeProblem as e:
-                got = str(e)
-            assert got == want, (items, attrs, descending)
+    for attrs, descending, k in itertools.product(({}, {"x2": {"side": -1}}, {"x1": {"owner": 3}}), (False, True),
+                                                  (1, 3)):      # (own attributes or a short list: read in turn)
+        its = items * k
+        c = _ctx(attrs)
+        try:
+            keyed = [(runtime.get_attr(c, x, "side"), n) for n, x in enumerate(its)]
+            want = [its[n] for _v, n in sorted(keyed, key=lambda t: t[0], reverse=descending)]
+        except RuntimeProblem as e:
+            want = str(e)
+        try:
+            got = ordering.sort_by(c, its, "side", descending)
+        except RuntimeProblem as e:
+            got = str(e)
+        assert got == want, (its, attrs, descending)
 
 
 def _steps(module: object, run) -> int:
@@ -355,21 +357,16 @@ def _steps(module: object, run) -> int:
     return n[0]
 
 
-def test_sort_by_and_spaces_of_a_kind_take_no_python_step_an_entity():
-    """A board's spaces sorted by their printed number, or picked by their kind: as many
-    Python steps for 400 of them as for 4."""
-    from interpreter.verbs import graph, ordering
+def test_sort_by_reads_a_long_list_of_entities_at_once():
+    """A board's spaces sorted by their printed number: their numbers read with no Python
+    step a space (only the sorted list is written out one by one), where reading each in
+    turn takes some twenty steps a space (a short list still is: quicker for a few)."""
+    from interpreter.verbs import ordering
     load_all()
-    few, many = ["x3", "x2", "x1", "x2"], ["x3", "x2", "x1", "x2"] * 100
-    assert _steps(ordering, lambda: ordering.sort_by(_ctx(), many, "side", False)) \
-        == _steps(ordering, lambda: ordering.sort_by(_ctx(), few, "side", False)) > 0
-    c = _ctx()
-    c.g.props = {x: {"kind": "k" if k % 2 else "j"} for k, x in enumerate(many)}
-
-    def kind_of(spaces: list) -> int:
-        c.g.spaces = spaces
-        return _steps(graph, lambda: graph.spaces(c, "k"))
-    assert kind_of(many) == kind_of(few) > 0
+    few = ["x3", "x2", "x1", "x2"] * (ordering.SORT_AT_ONCE // 4)
+    more = _steps(ordering, lambda: ordering.sort_by(_ctx(), few * 50, "side", False)) \
+        - _steps(ordering, lambda: ordering.sort_by(_ctx(), few, "side", False))
+    assert 0 < more < 8 * len(few) * 49
 
 
 def test_a_loop_in_a_block_stops_at_its_for_line():
@@ -426,39 +423,6 @@ def test_paths_found_before_are_the_search_s_walks():
     assert g.walks
     with pytest.raises(RuntimeProblem, match="work budget"):
         paths(Ctx({"attrs": {}}, g, {}, [1]), "a", 3, ["b"])
-
-
-def test_the_board_s_walks_found_a_step_at_a_time_are_the_search_s():
-    """_all_walks (the fixed board's walks, all found at once) gives _walks' walks in its
-    order and counts its work, or fails on the same budgets with the same problem; and it
-    takes half the Python steps or fewer."""
-    from interpreter.verbs import graph
-    load_all()
-    adj = {"a": ("b", "c", "e"), "b": ("a", "c", "d"), "c": ("a", "b", "d", "e"), "d": ("b", "c", "f"),
-           "e": ("a", "c", "f"), "f": ("d", "e")}
-    g = SimpleNamespace(adj=adj)
-
-    def run(fn, start, length, budget):
-        c = Ctx({}, g, {}, [budget])
-        try:
-            return fn(c, start, length), c.w[0]
-        except RuntimeProblem as e:
-            return str(e)
-    failed = 0
-    for start in adj:
-        for length in range(1, 8):
-            for budget in (1, 5, 12, 40, 10_000):
-                want = run(lambda c, s, n: graph._walks(c, adj, s, n, set()), start, length, budget)
-                assert run(lambda c, s, n: graph._all_walks(c, adj, s, n), start, length, budget) == want
-                failed += type(want) is str
-    assert 0 < failed < 6 * 7 * 5
-    few = [["a", "b"], ["b", "c"], ["c", "a"]]
-    for blocked in (set(), {"a"}, {"a", "c"}):       # the kept walks filtered: no Python step a walk
-        assert graph._kept(few * 40, blocked) == [list(w) for w in few * 40 if blocked.isdisjoint(w)]
-        assert _steps(graph, lambda: graph._kept(few * 40, blocked)) == _steps(graph, lambda: graph._kept(few, blocked))
-    ring = {str(k): (str((k - 1) % 30), str((k + 1) % 30), str((k + 15) % 30)) for k in range(30)}
-    assert _steps(graph, lambda: graph._all_walks(Ctx({}, g, {}, [10**6]), ring, "0", 6)) * 2 \
-        < _steps(graph, lambda: graph._walks(Ctx({}, g, {}, [10**6]), ring, "0", 6, set()))
 
 
 def test_a_seat_written_as_a_number_reads_its_variable_with_no_dead_branch():
@@ -574,37 +538,22 @@ def test_a_runner_with_many_labels_resumes_at_each_as_one_tested_in_turn():
     assert runs[0] == runs[1]
 
 
-def test_spaces_of_a_kind_are_those_whose_kind_is_it():
-    """spaces(kind) picks the spaces (of the board as assembled so far) whose printed kind
-    equals it, in the board's order, as reading each space's kind in turn does."""
-    from interpreter.verbs.graph import spaces
-    load_all()
-    props = {"a": {"kind": "x"}, "b": {}, "e": {"kind": "y"}, "f": {"kind": "x"}, "g": {"kind": 1}}
-    for adj in (None, {"f": (), "b": (), "a": ()}):
-        c = _ctx()
-        c.g.props, c.g.spaces = props, ["a", "b", "e", "f", "g"]
-        if adj is not None:
-            c.s["adj"] = adj
-        order = [s for s in c.g.spaces if adj is None or s in adj]
-        for kind in ("x", "y", "z", 1, True, None):
-            want = [s for s in order if props[s].get("kind") == kind] if kind is not None else order
-            assert spaces(c, kind) == want, (adj, kind)
-
-
 @pytest.mark.parametrize("items", [[], ["a", "b", "a", "c", "b"], [1, True, 1.0, 0, False, "1"], [None, None, "x"],
                                    [[1], [1], "a", [2], "a"], [{"k": 1}, {"k": 1}, 3, 3], [0, [0], 0]])
 def test_unique_keeps_the_first_of_equal_items(items):
     """unique() gives what comparing each item with those kept gives, hashable or not, and
-    counts the same work; for texts and numbers with no Python step an item."""
+    counts the same work; for a long list of texts and numbers, with no Python step an item."""
     from interpreter.verbs import core
     load_all()
     want = []
     for x in items:
         if x not in want:
             want.append(x)
-    c = _ctx()
-    got = core.unique(c, items)
-    assert got == want and [type(x) for x in got] == [type(x) for x in want]
-    assert c.w[0] == 1_000_000 - (len(items) ** 2 // 4 + 1)
-    if all(type(x) in (str, int) for x in items):
-        assert _steps(core, lambda: core.unique(_ctx(), items * 50)) == _steps(core, lambda: core.unique(_ctx(), items))
+    for k in (1, 2, 3):              # (a long list: by a dict's keys where they hash)
+        c = _ctx()
+        got = core.unique(c, items * k)
+        assert got == want and [type(x) for x in got] == [type(x) for x in want]
+        assert c.w[0] == 1_000_000 - (len(items * k) ** 2 // 4 + 1)
+    if items and all(type(x) in (str, int) for x in items):
+        long = items * (core.UNIQUE_BY_DICT // len(items) + 1)
+        assert _steps(core, lambda: core.unique(_ctx(), long * 50)) == _steps(core, lambda: core.unique(_ctx(), long))

@@ -6,8 +6,6 @@ neighbour tuples instead, which is what a profile of playouts asks for.
 from __future__ import annotations
 
 from collections import deque
-from itertools import compress, repeat
-from operator import contains, eq, itemgetter, methodcaller, not_
 from typing import Any
 
 from ..lang.runtime import Ctx, RuntimeProblem, spend
@@ -34,16 +32,7 @@ def spaces(c: Ctx, kind: str | None) -> list[str]:
     order = c.g.spaces if table is None else [s for s in c.g.spaces if s in table]
     if kind is None:
         return list(order)
-    return _of_kind(c.g.props, order, kind)
-
-
-_KIND = methodcaller("get", "kind")
-
-
-def _of_kind(props: dict, order: list[str], kind: str) -> list[str]:
-    """The spaces of `order` whose property `kind` equals `kind`: picked with no Python step
-    a space (spaces("safety") walks the whole board, and rules ask it often)."""
-    return list(compress(order, map(eq, map(_KIND, map(props.__getitem__, order)), repeat(kind))))
+    return [s for s in order if c.g.props[s].get("kind") == kind]
 
 
 @register("neighbors", P("space", "space"), pure=True)
@@ -100,7 +89,7 @@ def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str
     if known is None:
         # Searched within the work left: too long a search fails here as it would below.
         left = [c.w[0]]
-        found = _all_walks(Ctx(c.s, c.g, c.l, left), c.g.adj, start, length)
+        found = _walks(Ctx(c.s, c.g, c.l, left), c.g.adj, start, length, set())
         keep = len(found) <= MAX_KEPT_WALKS and c.g.walks_kept + len(found) <= MAX_KEPT_IN_ALL
         known = (found if keep else None, c.w[0] - left[0])
         if len(c.g.walks) < MAX_KEPT_WALKS:      # (start, length) pairs kept, at most
@@ -116,12 +105,11 @@ def _known_walks(c: Ctx, start: str, length: int, blocked: set) -> list[list[str
 def _kept(walks: list[list[str]], blocked: set) -> list[list[str]]:
     """Copies of the kept walks that enter no blocked space."""
     if not blocked:
-        return list(map(list, walks))
+        return [list(w) for w in walks]
     if len(blocked) == 1:
         b = next(iter(blocked))         # (the values a rule holds are equal exactly when their hashes say so)
-        # the walks without b, picked with no Python step a walk
-        return list(map(list, compress(walks, map(not_, map(contains, walks, repeat(b))))))
-    return list(map(list, filter(blocked.isdisjoint, walks)))
+        return [list(w) for w in walks if b not in w]
+    return [list(w) for w in walks if blocked.isdisjoint(w)]
 
 
 def _walks(c: Ctx, adj: dict, start: str, length: int, blocked: set) -> list[list[str]]:
@@ -151,28 +139,6 @@ def _walks(c: Ctx, adj: dict, start: str, length: int, blocked: set) -> list[lis
             path.pop()
     walk(start, length)
     return out
-
-
-def _all_walks(c: Ctx, adj: dict, start: str, length: int) -> list[list[str]]:
-    """What _walks finds with nothing blocked, found a step at a time for all of them at
-    once: the walks one step longer are each walk's own extended, in its neighbours'
-    order, so they come in _walks' order; each step counts the neighbours of every walk's
-    end, as _walks counts them space by space, so the work in all is the same (a search
-    over the budget fails, as there, with the work budget's problem). For the board
-    fixed at load, whose every neighbour is a space of it."""
-    if length > len(adj):
-        return []
-    work = c.w
-    level = [[start]]
-    for _ in range(length):
-        work[0] -= sum(map(len, map(adj.__getitem__, map(_last, level))))
-        if work[0] < 0:
-            spend(c, 0)
-        level = [w + [n] for w in level for n in adj[w[-1]] if n not in w]
-    return [w[1:] for w in level]
-
-
-_last = itemgetter(-1)
 
 
 @register("distance", P("a", "space"), P("b", "space"), P("avoid", "list", None), pure=True)

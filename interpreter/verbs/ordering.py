@@ -32,21 +32,28 @@ def sort_by(c: Ctx, items: list, prop: str, descending: bool) -> list:
     except TypeError:
         raise RuntimeProblem(f"sort_by(): the values of {prop!r} cannot be compared "
                              f"({', '.join(sorted({type(k[0]).__name__ for k in keyed}))})") from None
-    return list(map(_second, keyed))
+    return [k[1] for k in keyed]
 
 
 _first = itemgetter(0)
-_second = itemgetter(1)
+
+
+# from this many items, entities with their printed property are read all at once (timed:
+# 60 spaces in two thirds of the time of reading each in turn; 3 items in more)
+SORT_AT_ONCE = 8
 
 
 def _printed(c: Ctx, items: list, prop: str) -> list | None:
-    """Returns [(value, item)] when every item is an entity with the property and none has
-    attributes of its own (so get_attr reads the property): found with no Python step an
-    item, as a board's spaces sorted by their printed number are. None when some item is
-    not such an entity (a record, a seat, an unknown id): the caller reads each in turn."""
+    """Returns [(value, item)] for a long list of entities, every one with the property and
+    none with attributes of its own (so get_attr reads the property): read with no Python
+    step an item, as a board's spaces sorted by their printed number are. None for a short
+    list, or when some item is not such an entity (a record, a seat, an unknown id): the
+    caller reads each in turn."""
+    if len(items) < SORT_AT_ONCE:
+        return None
     try:
         if not c.s["attrs"].keys().isdisjoint(items):
             return None
-        return list(zip(map(itemgetter(prop), map(c.g.props.__getitem__, items)), items))
+        return list(zip(map(itemgetter(prop), itemgetter(*items)(c.g.props)), items))
     except (KeyError, TypeError):       # not an entity, no such property, an unhashable item
         return None
