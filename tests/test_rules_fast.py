@@ -8,6 +8,7 @@ turn wherever it runs (the VM, a runner, a block), so a build only checked (lean
 rule that does too much at the same place as a played one."""
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -51,7 +52,15 @@ FUNCTIONS = {
     "seat_owner": ((), "0.owner"),                              # a seat written as a number
     "far_seat_owner": ((), "9.owner"),
     "seat_side": ((), "1.side"),                                # no seat has it: the call
+    # a comprehension's variable over ids (a place's contents, objects(kind), spaces()) or
+    # seats (players()): its attributes read with no type test (anything else: the checked form)
+    "sides_in": (("s",), "[o.side for o in contents(s)]"),
+    "owners_in": (("s",), "[o.owner for o in contents(s) if o.side == 1]"),
+    "piece_owners": ((), "[o.owner for o in objects('piece')]"),
+    "space_ids": ((), "[s.id for s in spaces()]"),
+    "seat_owners": ((), "[p.owner for p in players()]"),
 }
+WALKED = ("sides_in", "owners_in", "piece_owners", "space_ids", "seat_owners")
 PROPS = {"x1": {"side": 0, "owner": 5}, "x2": {"side": 1}, "x3": {"side": 1}, "a": {}, "b": {}, "e": {}}
 DEFAULTS = {"owner": None}
 
@@ -60,8 +69,8 @@ def _compile(fast: bool) -> dict:
     """The functions with fast forms, or only checked (a lean build's). `owner` is written
     by some rule, so an object's own value may hide the printed one."""
     return compile_functions(FUNCTIONS, fast, ("owner",), places={"a", "b", "e"}, zones={"hand"},
-                             objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner", "tag"},
-                             attr_defaults=DEFAULTS, player_vars={"owner"})
+                             objects={"x1", "x2", "x3"}, props=PROPS, attributes={"side", "owner", "tag", "id"},
+                             attr_defaults=DEFAULTS, player_vars={"owner"}, kinds={"piece": ("x1", "x2", "x3")})
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +79,9 @@ def forms():
 
 
 def _ctx(attrs: dict | None = None, work: int = 1_000_000) -> Ctx:
-    s = {"places": {"a": ["x1", "x2"], "b": ["x3"], "e": [], "hand/0": [], "hand/1": ["x1"], "hand/70": []}, "loc": {"x1": "a", "x2": "a", "x3": "b"},
+    s = {"places": {"a": ["x1", "x2"], "b": ["x3"], "e": [], "hand/0": [], "hand/1": ["x1"], "hand/70": [],
+                    "r": [{"side": 1, "owner": 2}, "x3"], "q": [0], "t": ["x2", "zz"]},   # (not only ids)
+         "loc": {"x1": "a", "x2": "a", "x3": "b"},
          "attrs": attrs or {}, "n": 2, "pvars": [{"owner": 7}, {"owner": 8}]}
     g = SimpleNamespace(props=PROPS, attr_defaults=DEFAULTS, adj={"a": ("b",), "b": ("a", "e"), "e": ("b",)},
                         spaces=["a", "b", "e"])
@@ -105,6 +116,9 @@ CASES = [
     ("hand", (0,)), ("hand", (1,)), ("hand", (2,)), ("hand", (True,)), ("hand", (-1,)), ("hand", (70,)),
     ("hand", ("x",)), ("hand", (None,)), ("hand_size", (1,)), ("hand_size", (3,)), ("hand_size", (70,)),
     ("seat_owner", ()), ("far_seat_owner", ()), ("seat_side", ()),
+    ("sides_in", ("a",)), ("sides_in", ("e",)), ("sides_in", ("r",)), ("sides_in", ("q",)), ("sides_in", ("t",)),
+    ("sides_in", ("zz",)), ("owners_in", ("a",)), ("owners_in", ("b",)), ("owners_in", ("r",)),
+    ("owners_in", ("q",)), ("piece_owners", ()), ("space_ids", ()), ("seat_owners", ()),
 ]
 
 
@@ -169,6 +183,7 @@ def test_an_augmented_assignment_adds_as_the_checked_form_does():
 
 
 @pytest.mark.parametrize("name,args", [("twice_of", (6,)), ("count_in", ([1, 2, 3, 4],)), ("some", ([0, 0, 0],)),
+                                       ("owners_in", ("a",)), ("piece_owners", ()), ("seat_owners", ()),
                                        ("free_ends", ([["b"], ["e"], ["b", "e"]],)), ("plus", ([1, 2], [3]))])
 def test_a_small_budget_stops_the_fast_forms_where_it_stops_the_checked(forms, name, args):
     fast, checked = forms
@@ -194,6 +209,12 @@ def test_the_new_fast_paths_are_plain_python(forms):
         assert "if type(" in text[name] and "is dict" in text[name], name
     assert "zone(" not in text["hand_size"].split("if type")[0] and ".get(v_p) in _P" in text["hand_size"]
     assert "_J = c.s.get('adj') or c.g.adj" in text["spots"] and "c.s.get('adj')" not in text["spots"].split("try:")[1]
+    # an attribute some rule assigns (owner): an object's own value looked at first, no flag
+    # tested; one none assigns (side): the flag, then the printed table alone
+    assert "_PR['owner']" not in text["owner_of"] and "_PR['side']" in text["sides_in"]
+    for name in WALKED:             # a variable over ids or seats: its one read, no type test
+        body = text[name].split("return", 1)[1].split("\n")[0]
+        assert "type(" not in body and "_attr(" not in body, (name, body)
 
 
 # ---- whole programs: runners, blocks and the VM -------------------------------------------
@@ -289,6 +310,65 @@ def test_sort_by_reads_what_get_attr_reads():
             assert sort_by(c, items, "side", descending) == [items[k] for _v, k in order], (attrs, descending)
 
 
+@pytest.mark.parametrize("items", [["x3", "x2", "x1", "x2"], ["x3", "x1", 0], ["x2", "a"], ["x1", ["x2"]], []])
+def test_sort_by_reads_printed_properties_with_no_step_an_item(items):
+    """Entities with no attributes of their own, every one with the property: sorted with
+    no read of each (no get_attr); anything else (a seat, an entity without it, a list)
+    read in turn as before, giving the same order or the same problem."""
+    from interpreter.lang import runtime
+    from interpreter.verbs import ordering
+    load_all()
+    for attrs, descending, k in itertools.product(({}, {"x2": {"side": -1}}, {"x1": {"owner": 3}}), (False, True),
+                                                  (1, 3)):      # (own attributes or a short list: read in turn)
+        its = items * k
+        c = _ctx(attrs)
+        try:
+            keyed = [(runtime.get_attr(c, x, "side"), n) for n, x in enumerate(its)]
+            want = [its[n] for _v, n in sorted(keyed, key=lambda t: t[0], reverse=descending)]
+        except RuntimeProblem as e:
+            want = str(e)
+        try:
+            got = ordering.sort_by(c, its, "side", descending)
+        except RuntimeProblem as e:
+            got = str(e)
+        assert got == want, (its, attrs, descending)
+
+
+def _steps(module: object, run) -> int:
+    """The Python steps (bytecodes) `run()` takes in `module`'s own code."""
+    import sys
+    n = [0]
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != module.__file__:
+            return None
+        frame.f_trace_opcodes = True
+
+        def local(frame, event, arg):
+            n[0] += event == "opcode"
+            return local
+        return local
+    before = sys.gettrace()          # (a coverage run's tracer, given back after)
+    sys.settrace(tracer)
+    try:
+        run()
+    finally:
+        sys.settrace(before)
+    return n[0]
+
+
+def test_sort_by_reads_a_long_list_of_entities_at_once():
+    """A board's spaces sorted by their printed number: their numbers read with no Python
+    step a space (only the sorted list is written out one by one), where reading each in
+    turn takes some twenty steps a space (a short list still is: quicker for a few)."""
+    from interpreter.verbs import ordering
+    load_all()
+    few = ["x3", "x2", "x1", "x2"] * (ordering.SORT_AT_ONCE // 4)
+    more = _steps(ordering, lambda: ordering.sort_by(_ctx(), few * 50, "side", False)) \
+        - _steps(ordering, lambda: ordering.sort_by(_ctx(), few, "side", False))
+    assert 0 < more < 8 * len(few) * 49
+
+
 def test_a_loop_in_a_block_stops_at_its_for_line():
     """A turn a block's loop cannot count fails at the loop's FOR_NEXT, as in the VM (not
     at the last statement of the turn before)."""
@@ -351,3 +431,129 @@ def test_a_seat_written_as_a_number_reads_its_variable_with_no_dead_branch():
     import re
     text = _compile(True)["seat_owner"].lazy            # the source, before the first call
     assert "_V[0]['owner']" in text and not re.search(r"[^\w\]]0\[", text)
+
+
+def test_a_game_variable_given_no_list_nor_record_is_kept_with_no_check():
+    """`game.g = ...` checks that the state can keep a list or a record; a value that is
+    never one (a comparison, a number, a text, len(...)) is kept at once, in a block or a
+    runner; a list is still checked, and one the state cannot keep still refused."""
+    from interpreter.lang.compiler import BLOCK, SETGAME
+    from interpreter.lang.runner import runner_text
+    load_all()
+    comp = Compiler(Env(game_vars={"g", "h"}))
+    text = "let a = xs\ngame.g = len(a) > 1 and a != []\ngame.h = a"
+    prog = comp.program("t", text, params=("xs",))
+    assert not comp.errors and prog.code[0][0] == BLOCK
+    sets = {ins[1]: ins[2] for ins in prog.code if ins[0] == SETGAME}
+    assert sets["g"].scalar and not sets["h"].scalar
+    block, runner = prog.code[0][1].lazy, runner_text(prog.code[1:], comp.const)
+    for src in (block, runner):
+        assert src.count("_save_check(") == 1, src       # game.h's alone
+    for xs, g in (([1, 2], True), ([], False), ({1: 2}, None)):     # (a record's keys are texts)
+        c = _ctx()
+        c.s["gvars"] = {}
+        c.l = {"xs": xs}
+        c.g.measured = {}
+        if g is None:
+            with pytest.raises(RuntimeProblem, match="cannot keep"):
+                prog.code[0][1](c)
+            assert c.at == 2
+        else:
+            prog.code[0][1](c)
+            assert c.s["gvars"] == {"g": g, "h": xs}
+
+
+BLOCK_LINES = """let a = 1
+if a == 1 {
+  let b = a + 'x'
+}
+let y = 4"""
+LOOP_LINES = """let t = 0
+for x in xs {
+  if x != 0 {
+    t = t + x
+  }
+}
+let z = t + w"""
+
+
+@pytest.mark.parametrize("text,params,args,line,problem", [
+    (BLOCK_LINES, (), {}, 3, "cannot compute 1 \\+ 'x'"),                       # a statement under an if
+    (LOOP_LINES, ("xs", "w"), {"xs": [1, 0, "x"], "w": 0}, 4, "cannot compute 1 \\+ 'x'"),   # a loop's body
+    (LOOP_LINES, ("xs", "w"), {"xs": [1, 2], "w": "x"}, 7, "cannot compute"),   # after the loop
+    (LOOP_LINES, ("xs", "w"), {"xs": 3, "w": 0}, 2, "'for' needs a list"),      # the loop's list
+    (LOOP_LINES, ("xs", "w"), {"xs": [1, 2]}, 7, "has no value|'w'"),          # a local with no value
+])
+def test_a_block_names_the_statement_that_failed_from_its_line(text, params, args, line, problem):
+    """A block notes no statement as it goes: when one fails, the line Python failed on
+    says which (blocks.statement_lines), under an if, in a loop and after it alike."""
+    from interpreter.lang.compiler import BLOCK
+    load_all()
+    comp = Compiler(Env())
+    prog = comp.program("t", text, params=params)
+    assert not comp.errors and prog.code[0][0] == BLOCK and "\n        i = " not in prog.code[0][1].lazy
+    c = _ctx()
+    c.l = dict(args)
+    with pytest.raises((RuntimeProblem, KeyError)) as err:
+        prog.code[0][1](c)
+    assert prog.where[c.at][0] == line, (c.at, prog.where[c.at])
+    import re
+    assert re.search(problem, str(err.value)), err.value
+
+
+def test_a_runner_with_many_labels_resumes_at_each_as_one_tested_in_turn():
+    """A runner finds its label by halves (`if pc < ...`), so a loop's next turn passes
+    about log2 of the labels before it: resumed at any label (or at none) it runs as the
+    labels tested one by one would."""
+    from interpreter.lang import runner as rn
+    load_all()
+    comp = Compiler(Env(procedures={"note": ("ys",)}, game_vars={"g"}))
+    text = "\n".join(f"let a{k} = {k}\nnote([a{k}])\ngame.g = a{k}" for k in range(12))
+    prog = comp.program("t", "let t = 0\nfor x in xs {\n  t = t + x\n  note([t])\n}\n" + text, params=("xs",))
+    assert not comp.errors
+    grouped = rn.runner_text(prog.code, comp.const)
+    assert grouped.count("if pc < ") >= 3
+    flat = "def _r(c, pc):\n" + grouped.split("\n", 1)[1]
+    flat_body = rn._dispatch                      # the labels tested one by one
+    try:
+        rn._dispatch = lambda labels, chunks: [x for at, ch in zip(labels, chunks)
+                                               for x in [f"if pc == {at}:", *rn._indent(ch)]]
+        flat = rn.runner_text(prog.code, comp.const)
+    finally:
+        rn._dispatch = flat_body
+    assert "if pc < " not in flat
+    labels = rn.labels_of(prog.code, rn.dead_ranges(prog.code))
+    runs = []
+    for src in (grouped, flat):
+        fn = comp.define(src)
+        got = []
+        for pc in labels + [len(prog.code) + 5]:
+            c = _ctx()
+            c.g.step_budget = 10_000
+            c.s["gvars"] = {}
+            c.l = {"xs": [1, 2, 3], "t": 1, "x": 1, "#it1": [[1, 2, 3], 1],
+                   **{f"a{k}": k for k in range(12)}}
+            got.append((fn(c, pc), c.n, dict(c.l), dict(c.s["gvars"]), c.w[0]))
+        runs.append(got)
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("items", [[], ["a", "b", "a", "c", "b"], [1, True, 1.0, 0, False, "1"], [None, None, "x"],
+                                   [[1], [1], "a", [2], "a"], [{"k": 1}, {"k": 1}, 3, 3], [0, [0], 0]])
+def test_unique_keeps_the_first_of_equal_items(items):
+    """unique() gives what comparing each item with those kept gives, hashable or not, and
+    counts the same work; for a long list of texts and numbers, with no Python step an item."""
+    from interpreter.verbs import core
+    load_all()
+    want = []
+    for x in items:
+        if x not in want:
+            want.append(x)
+    for k in (1, 2, 3):              # (a long list: by a dict's keys where they hash)
+        c = _ctx()
+        got = core.unique(c, items * k)
+        assert got == want and [type(x) for x in got] == [type(x) for x in want]
+        assert c.w[0] == 1_000_000 - (len(items * k) ** 2 // 4 + 1)
+    if items and all(type(x) in (str, int) for x in items):
+        long = items * (core.UNIQUE_BY_DICT // len(items) + 1)
+        assert _steps(core, lambda: core.unique(_ctx(), long * 50)) == _steps(core, lambda: core.unique(_ctx(), long))

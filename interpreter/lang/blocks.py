@@ -10,6 +10,7 @@ one (`c.at`), and the problem names that statement's line as before.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from . import fast as fastsrc
@@ -52,8 +53,9 @@ def statement_src(op: int, ins: tuple, ops: dict[str, int], const: Callable[[Any
     if op == ops["SETGAME"] and src(ins[2]) is not None:
         return (f"if s.get('frozen') is not None:\n    _frozen(s)\n"
                 f"{value('v', ins[2])}\n"
-                f"if type(v) is list or type(v) is dict:\n    _save_check(c, v)\n"
-                f"s['gvars'][{ins[1]!r}] = v")
+                + ("" if getattr(ins[2], "scalar", False) else
+                   "if type(v) in _KEPT:\n    _save_check(c, v)\n")
+                + f"s['gvars'][{ins[1]!r}] = v")
     if op == ops["SETATTR"] and src(ins[1]) is not None and src(ins[3]) is not None:
         return f"{value('_e', ins[1])}\n{value('v', ins[3])}\n_set_attr(c, _e, {ins[2]!r}, v)"
     return None
@@ -69,20 +71,40 @@ def reads_of(ins: tuple) -> tuple[str, ...]:
 
 def block_text(parts: list[str], reads: list[tuple[str, ...]]) -> str:
     """Returns the source of one block: each statement in turn (its lines made by
-    `region`), the failing one noted in `i`, the instruction a jump goes to in `g`."""
-    return ("def _b(c):\n    l = c.l\n    s = c.s\n    i = 0\n    g = 0\n    try:\n"
-            + "\n".join("        " + line for part in parts for line in part.split("\n")) + "\n"
-            f"    except KeyError as e:\n"
-            f"        c.at = i\n"
-            f"        if e.args and e.args[0] in {tuple(reads)!r}[i]:\n"
+    `region`), the instruction a jump goes to in `g`. A failing statement is found from
+    the line it failed on (statement_lines), so a statement that runs sets nothing."""
+    body, lines = statement_lines([line for part in parts for line in part.split("\n")], 6)
+    return ("def _b(c):\n    l = c.l\n    s = c.s\n    g = 0\n    try:\n"
+            + "\n".join("        " + line for line in body) + "\n"
+            f"    except BaseException as e:\n"
+            f"        c.at = i = {lines!r}[e.__traceback__.tb_lineno]\n"
+            f"        if isinstance(e, KeyError) and e.args and e.args[0] in {tuple(reads)!r}[i]:\n"
             f"            raise _missing(e.args[0]) from None\n"
-            f"        raise\n"
-            f"    except TypeError as e:\n"
-            f"        c.at = i\n"
-            f"        raise _RP(f'cannot compute this: {{e}}') from None\n"
-            f"    except BaseException:\n"
-            f"        c.at = i\n"
+            f"        if isinstance(e, TypeError):\n"
+            f"            raise _RP(f'cannot compute this: {{e}}') from None\n"
             f"        raise\n")
+
+
+_MARK = re.compile(r"^(\s*)i = (\d+)$")
+
+
+def statement_lines(lines: list[str], first: int) -> tuple[list[str], tuple[int, ...]]:
+    """Returns the lines without their `i = k` marks (which `region` writes before each
+    statement's lines), and the statement of every line of the function by its number
+    (`first`: the number of the first of these lines). A line belongs to the statement
+    whose mark is the nearest before it: the lines between a mark and the next (the
+    statement, a guard, a loop's head) can only fail as that statement."""
+    out: list[str] = []
+    at = [0] * first
+    k = 0
+    for line in lines:
+        mark = _MARK.match(line)
+        if mark is not None:
+            k = int(mark.group(2))
+            continue
+        out.append(line)
+        at.append(k)
+    return out, tuple(at)
 
 
 def region(code: list[tuple], i: int, ops: dict[str, int], const: Callable[[Any], str],

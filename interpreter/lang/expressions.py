@@ -128,6 +128,29 @@ def _binop(op: str) -> Callable[[Any, Any], Any]:
 
 
 
+# expressions whose value is a number, a text, a truth value or none, whatever they read:
+# literals, texts with {...}, comparisons, `in`, `not`, a negated number
+_SCALARS = frozenset({"number", "string", "true", "false", "none", "compare", "in_op", "not_in", "not_op", "neg"})
+
+
+def _scalar(node: Tree, env: Env) -> bool:
+    """Whether an expression's value is never a list or a record (so a game variable given
+    it needs no check that the state can keep it): what _SCALARS names, the verb `len(...)`,
+    and `a if c else b`, `a and b`, `a or b` of such values."""
+    if not isinstance(node, Tree):
+        return False
+    if node.data in _SCALARS:
+        return True
+    if node.data == "call":
+        name = str(node.children[0])
+        return name == "len" and name not in env.functions and name not in env.procedures
+    if node.data == "cond_expr":
+        return _scalar(node.children[1], env) and _scalar(node.children[2], env)
+    if node.data in ("and_op", "or_op"):
+        return _scalar(node.children[0], env) and _scalar(node.children[1], env)
+    return False
+
+
 def _walks(node: Tree) -> bool:
     """Whether an expression builds or walks a list with a comprehension."""
     return isinstance(node, Tree) and any(t.data == "comprehension" for t in node.iter_subtrees())
@@ -155,6 +178,9 @@ class ExpressionCompiler:
         self.consts: dict[Any, str] = {}
         self.built_consts: int | None = None   # how many the build named (runner.attach sets it)
         self.bound: list[str] = []       # comprehension variables in scope, innermost last
+        # comprehension variables (their Python names) whose list holds only entity ids
+        # ("id": a place's contents, objects(kind), spaces()) or seats ("seat": players())
+        self.walked: dict[str, str] = {}
         self.reads: set[str] = set()     # program locals the expression being built reads
         self.fast = False                # building a data function's fast form (fast.py)
         self.subst: dict[str, str] = {}  # parameter -> argument source, in a function written inline
@@ -238,9 +264,12 @@ class ExpressionCompiler:
         src = self.src(node)
         fn = self.function(src)
         fn.pure = not self.impure      # it only reads the game (a loop of such reads, blocks.py)
+        fn.scalar = _scalar(node, self.env)
         if self.impure or not self.fast_forms():
             return fn
-        return self.fast_expr(node, src, fn)
+        out = self.fast_expr(node, src, fn)
+        out.scalar = fn.scalar
+        return out
 
     def fast_forms(self) -> bool:
         """Whether what is being compiled now gets fast forms: not inside one already, not
@@ -512,6 +541,11 @@ class ExpressionCompiler:
             # a seat written as a number (`0.in_pot`): its variable, with no type test
             # (Python warns of subscripting a literal, even in a branch never taken)
             return f"_V[{base}][{name!r}]" if player else None
+        known = self.walked.get(base.strip("()"))
+        if known is not None:
+            quick = self.known_attr(base, name, known, printed, player)
+            if quick is not None:
+                return quick
         b = first = base
         if not fastsrc.CHEAP.match(base) and self.in_iter:
             if not fastsrc.END_OF_PLACE.match(base):
@@ -530,15 +564,35 @@ class ExpressionCompiler:
         if printed:
             # an entity's own value (the state's attrs table) if it has one, else the
             # printed one; the table of printed values alone while no object can have one
-            table = self.static_table(name)
-            flag = fastsrc.printed_flag(self.env, name)
-            layers.append(lambda x, inner: f"(({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) "
-                                           f"else _A[{b}][{name!r}]) if type({x}) is str else {inner})")
+            read = self.entity_attr(b, name)
+            layers.append(lambda x, inner: f"({read} if type({x}) is str else {inner})")
         if player:
             layers.append(lambda x, inner: f"(_V[{b}][{name!r}] if type({x}) is int else {inner})")
         for k, layer in enumerate(layers):
             out = layer(first if k == len(layers) - 1 else b, out)
         return out
+
+    def known_attr(self, b: str, name: str, known: str, printed: bool, player: bool) -> str | None:
+        """Returns the fast source of `b.name` for a comprehension variable whose list holds
+        only entity ids (or seats): the one read that fits, with no type test. Should it
+        hold anything else after all, the read raises (no such key) and the checked form runs."""
+        if known == "id" and printed:
+            return self.entity_attr(b, name)
+        if known == "seat" and player:
+            return f"_V[{b}][{name!r}]"
+        return None
+
+    def entity_attr(self, b: str, name: str) -> str:
+        """Returns the fast source of `b.name` for an entity id b: its own value (the state's
+        attrs table) if it has one, else the printed one. While no object can have one (the
+        attribute's flag, fast.printed_flag) the table of printed values alone is read; an
+        attribute some program already assigns looks at the object's own first, with no
+        flag to test (its flag is false once the build is sealed)."""
+        table = self.static_table(name)
+        if name in self.env.written:
+            return f"(_A[{b}][{name!r}] if {name!r} in _A.get({b}, _NOATTR) else {table}[{b}])"
+        flag = fastsrc.printed_flag(self.env, name)
+        return f"({table}[{b}] if {flag} or {name!r} not in _A.get({b}, _NOATTR) else _A[{b}][{name!r}])"
 
     def numeric(self, a: str, b: str) -> bool:
         """Whether a + b (a - b) of these sources is worth writing for two ints: one is a
@@ -733,12 +787,16 @@ class ExpressionCompiler:
             self.iterable = False
             self.in_iter -= 1
         self.bound.append(var)
+        name = f"v{self.vtag}_{var}"
+        outer = self.walked.get(name)
+        self.walked[name] = fastsrc.walked_kind(seq_src, self.ns) if self.fast else None
         try:
             body_src = self.src(body)
             cond_src = self.src(cond) if cond is not None else None
         finally:
             self.bound.pop()
-        out = f"{body_src} for v{self.vtag}_{var} in _each(c, {seq_src})"
+            self.walked[name] = outer
+        out = f"{body_src} for {name} in _each(c, {seq_src})"
         return seq_src, out + (f" if {cond_src}" if cond_src is not None else "")
 
     def string(self, tok: Token) -> str:

@@ -75,11 +75,14 @@ def call(c: Ctx, name: str, args: dict) -> Any:
 
 
 def each(c: Ctx, seq: Any) -> Any:
-    """The list a comprehension walks, its length counted as work."""
-    w = c.w
-    if type(seq) is list and w[0] > len(seq):
-        w[0] -= len(seq)
-        return seq
+    """The list a comprehension walks, its length counted as work (a list within the work
+    left, the common case, with the fewest steps: every comprehension of a rule calls this)."""
+    if type(seq) is list:
+        w = c.w
+        left = w[0] - len(seq)
+        if left > 0:
+            w[0] = left
+            return seq
     try:
         spend(c, len(seq))
     except TypeError:
@@ -187,4 +190,5 @@ NAMESPACE = {"_attr": attr, "_pattr": printed_attr, "_item": item, "_call": call
              "_add": add, "_sub": sub, "_cmp": compare, "_in": within, "_text": text_of, "_byp": by_players,
              "_missing": missing, "_RP": RuntimeProblem, "_NONE1": (None,), "_NOATTR": MappingProxyType({}), "_FAIL": {}, "_frozen": frozen, "_save_check": save_check,
              "_set_attr": set_attr, "_spend": spend, "_budget": budget, "_pcall": direct_call,
-             "_one": one_option}
+             "_one": one_option,
+             "_KEPT": (list, dict)}       # the values a game variable is checked for (blocks.py)

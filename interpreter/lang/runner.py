@@ -115,14 +115,14 @@ def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within =
         return None
     label_set = set(labels)
     blocks = sorted(k for k, ins in enumerate(code) if ins[0] == BLOCK and k not in dead)
-    body: list[str] = []
     reads: dict[int, tuple[str, ...]] = {}
+    chunks: list[list[str]] = []
     for at in labels:
         chunk = _chunk(code, at, label_set, dead, _Inline(const, reads, within))
         if chunk is None:
             return None
-        body.append(f"if pc == {at}:")
-        body.extend(_indent(chunk))
+        chunks.append(chunk)
+    body = _dispatch(labels, chunks)
     return ("def _r(c, pc):\n    l = c.l\n    n = c.n\n    i = pc\n    try:\n        while True:\n"
             + "".join(f"            {line}\n" for line in body for line in line.split("\n"))
             + "            return ~pc\n"
@@ -136,6 +136,19 @@ def runner_text(code: list[tuple], const: Callable[[Any], str], within: Within =
             "        raise\n"
             "    finally:\n"
             "        c.n = n\n")
+
+
+def _dispatch(labels: list[int], chunks: list[list[str]]) -> list[str]:
+    """Returns the runner's loop body: each label's chunk under `if pc == label`, halves of
+    the labels under `if pc < first label of the second half`, in turn (a binary search).
+    A jump back (a loop's next turn) starts again at the top, and tested every label before
+    its own: now about log2 of them. A chunk falls into the next label's test as before:
+    the tests stand in the labels' order, and a chunk only falls forward."""
+    if len(labels) <= 3:
+        return [line for at, chunk in zip(labels, chunks) for line in [f"if pc == {at}:", *_indent(chunk)]]
+    mid = len(labels) // 2
+    return ([f"if pc < {labels[mid]}:", *_indent(_dispatch(labels[:mid], chunks[:mid]))]
+            + _dispatch(labels[mid:], chunks[mid:]))
 
 
 class _Inline:
@@ -285,9 +298,10 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
         return [ex.value("_e", ins[1], k), ex.value("_v", ins[3], k), f"_set_attr(c, _e, {ins[2]!r}, _v)"]
     if op == SETGAME:
         return ["if c.s.get('frozen') is not None:\n    _frozen(c.s)",
-                ex.value("_v", ins[2], k),
-                "if type(_v) is list or type(_v) is dict:\n    _save_check(c, _v)",
-                f"c.s['gvars'][{ins[1]!r}] = _v"]
+                ex.value("_v", ins[2], k)] + \
+            ([] if getattr(ins[2], "scalar", False) else      # never a list or record (expressions._scalar)
+             ["if type(_v) in _KEPT:\n    _save_check(c, _v)"]) + \
+            [f"c.s['gvars'][{ins[1]!r}] = _v"]
     return None
 
 

@@ -135,7 +135,7 @@ def set_attr(c: Ctx, x: Any, name: str, value: Any) -> None:
     t = type(value)
     if t is list or t is dict:
         save_check(c, value)
-    if type(x) is int and not isinstance(x, bool):
+    if type(x) is int:          # a seat (a bool is no seat: type(True) is bool)
         pvars = c.s["pvars"]
         pv = pvars[x]
         if name not in pv:

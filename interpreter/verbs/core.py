@@ -219,11 +219,23 @@ def sort(c: Ctx, items: list) -> list:
     return sorted(_list(items, "sort"))
 
 
+# from this many items a dict finds the repeats sooner than the walk (timed: a short list
+# walked is twice as quick as a dict built, a list of 16 half as quick)
+UNIQUE_BY_DICT = 10
+
+
 @register("unique", P("items", "list"), pure=True)
 def unique(c: Ctx, items: list) -> list:
     """Returns the items without repeats, first occurrence kept (order is stable)."""
-    out: list = []
     spend(c, len(_list(items, "unique")) ** 2 // 4 + 1)
+    if len(items) > UNIQUE_BY_DICT:
+        try:
+            # values that hash (texts, numbers): a dict's keys keep the first of equal ones,
+            # as the walk below does, with no Python step an item
+            return list(dict.fromkeys(items))
+        except TypeError:           # a list or a record among them: compared one by one
+            pass
+    out: list = []
     for x in items:
         if x not in out:
             out.append(x)
