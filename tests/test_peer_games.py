@@ -227,3 +227,6 @@ def test_bytecodes_of_the_same_games_counted_both_ways():
         assert abs(parts - r[f"{who}_total"]) <= 20          # rounded a playout, part by part
     assert r["cairn"]["rules"]["subscript"] > 0 and r["hand"]["game"]["call"] > 0
     assert r["ratio"] > r["ratio_without_subscripts"] > 0
+    floor = count_bytecodes.report("null-decisions", 2)       # the engine alone: no hand-written game
+    assert "hand" not in floor and set(floor["cairn"]) >= {"engine", "rules"}
+    assert 0 < floor["a_decision"] < r["a_decision"]           # tic-tac-toe's rules do some work

@@ -17,7 +17,8 @@ the rest. A bytecode is not a fixed cost (a call costs many times a LOAD_FAST); 
 say where the work is, not the time it takes (tools/bench_peers.py, tools/bench_floor.py).
 
 Usage:
-  python3 tools/count_bytecodes.py [GAME ...] [--games K]     (tic-tac-toe, connect-four, big-foot)
+  python3 tools/count_bytecodes.py [GAME ...] [--games K]
+  (tic-tac-toe, connect-four, big-foot; null-decisions: the engine alone, rules that do nothing)
 """
 from __future__ import annotations
 
@@ -73,9 +74,10 @@ def counted(play: Callable[[], None], game_file: str | None = None) -> Counter:
     return counts
 
 
-def cairn_playouts(game: str, games: int, players: int) -> Callable[[], None]:
+def cairn_playouts(game: str, games: int, players: int, made: list[int]) -> Callable[[], None]:
+    """Cairn's playouts of a game; `made` counts their decisions."""
     from interpreter.load.build import load_game
-    g = load_game(game)
+    g = load_game(FOLDERS.get(game, game))
     g.new_initial_state(players, 0, log=False)          # loading and first-call caches, not counted
 
     def play() -> None:
@@ -85,6 +87,7 @@ def cairn_playouts(game: str, games: int, players: int) -> Callable[[], None]:
             while not state.is_terminal():
                 legal = state.legal_actions()
                 state.apply_action(legal[rnd.randrange(len(legal))])
+                made[0] += 1
     return play
 
 
@@ -107,26 +110,37 @@ def hand_playouts(game: str, games: int, players: int) -> tuple[Callable[[], Non
     return play_classic, ref.__file__
 
 
-PLAYERS = {"tic-tac-toe": 2, "connect-four": 2, "big-foot": 3}
+PLAYERS = {"tic-tac-toe": 2, "connect-four": 2, "big-foot": 3, "null-decisions": 2}
+# null-decisions: a game whose rules do nothing (tools/bench_floor.py), the engine's own
+# bytecodes a decision; no hand-written game stands beside it
+FOLDERS = {"null-decisions": str(ROOT / "tests" / "fixtures" / "games" / "null-decisions")}
 
 
 def report(game: str, games: int) -> dict:
-    players = PLAYERS[game]
-    cairn = counted(cairn_playouts(game, games, players))
+    players, made = PLAYERS[game], [0]
+    cairn = counted(cairn_playouts(game, games, players, made))
+    if game in FOLDERS:
+        return {"game": game, "players": players, "games": games, "cairn": table(cairn, games),
+                "cairn_total": round(sum(cairn.values()) / games),
+                "a_decision": round(sum(cairn.values()) / max(made[0], 1), 1)}
     play, file = hand_playouts(game, games, players)
     hand = counted(play, file)
 
-    def table(c: Counter) -> dict:
-        out: dict = {}
-        for (place, what), k in c.items():
-            out.setdefault(place, {}).setdefault(what, 0)
-            out[place][what] += round(k / games)
-        return out
     total_c, total_h = sum(cairn.values()) / games, sum(hand.values()) / games
     subs = sum(k for (place, what), k in cairn.items() if what == "subscript" and place != "other") / games
-    return {"game": game, "players": players, "games": games, "cairn": table(cairn), "hand": table(hand),
-            "cairn_total": round(total_c), "hand_total": round(total_h), "ratio": round(total_c / total_h, 2),
-            "ratio_without_subscripts": round((total_c - subs) / total_h, 2)}
+    return {"game": game, "players": players, "games": games, "cairn": table(cairn, games),
+            "hand": table(hand, games), "cairn_total": round(total_c), "hand_total": round(total_h),
+            "ratio": round(total_c / total_h, 2), "ratio_without_subscripts": round((total_c - subs) / total_h, 2),
+            "a_decision": round(sum(cairn.values()) / max(made[0], 1), 1)}
+
+
+def table(c: Counter, games: int) -> dict:
+    """{where: {what: bytecodes a playout}}."""
+    out: dict = {}
+    for (place, what), k in c.items():
+        out.setdefault(place, {}).setdefault(what, 0)
+        out[place][what] += round(k / games)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,12 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     for game in a.games or list(PLAYERS):
         r = report(game, a.n)
         print(f"{game} ({r['players']} players, {r['games']} playouts): bytecodes a playout")
-        for who in ("cairn", "hand"):
+        for who in ("cairn", "hand") if "hand" in r else ("cairn",):
             for place, kinds in sorted(r[who].items()):
                 row = ", ".join(f"{k} {v:,}" for k, v in sorted(kinds.items()))
                 print(f"  {who:6} {place:7} {sum(kinds.values()):>10,}   ({row})")
-        print(f"  cairn {r['cairn_total']:,}, hand-written {r['hand_total']:,}: {r['ratio']}x; "
-              f"with every subscript of the rules and the engine free: {r['ratio_without_subscripts']}x")
+        print(f"  cairn: {r['a_decision']:,} a decision")
+        if "hand" in r:
+            print(f"  cairn {r['cairn_total']:,}, hand-written {r['hand_total']:,}: {r['ratio']}x; "
+                  f"with every subscript of the rules and the engine free: {r['ratio_without_subscripts']}x")
     return 0
 
 
