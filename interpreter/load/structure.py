@@ -177,6 +177,14 @@ def _local(name: str) -> Callable:
     return fn
 
 
+def _raw(fn: Callable, src: str) -> Callable:
+    """Gives a function of the structure's own counters its source, for a runner to write
+    inline (a repeated part's pass costs no call): written raw, it fails (only in a state
+    made by hand) with the very error the function raises (lang/runner.py _Inline)."""
+    fn.src, fn.raw = src, True
+    return fn
+
+
 def _nothing(c: Any) -> None:
     """The end of a period where nothing lapses: a runner writes it as no code at all. The
     instruction stays, so the main program's counters (saved in every game) keep their meaning."""
@@ -223,12 +231,12 @@ class _Writer:
         head = a.here()
         exits = []
         if "times" in d:
-            exits.append(a.put((JUMPF, lambda c: c.l[k] < c.l[t], -1), n.src))
+            exits.append(a.put((JUMPF, _raw(lambda c: c.l[k] < c.l[t], f"l[{k!r}] < l[{t!r}]"), -1), n.src))
         if "while" in d:
             exits.append(a.put((JUMPF, self.cond(n, "while", player), -1), n.src))
-        a.put((LET, k, lambda c: c.l[k] + 1), n.src)
+        a.put((LET, k, _raw(lambda c: c.l[k] + 1, f"l[{k!r}] + 1")), n.src)
         if "counter" in d:
-            a.put((SETGAME, d["counter"], lambda c: c.l[k]), n.src)
+            a.put((SETGAME, d["counter"], _raw(lambda c: c.l[k], f"l[{k!r}]")), n.src)
         return head, exits
 
     def repeat_tail(self, n: Node, player: str | None, loop: tuple[int, list[int]] | None) -> None:
