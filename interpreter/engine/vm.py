@@ -184,9 +184,14 @@ def _resume(g: Any, d: dict, c: Ctx, frames: list, fr: dict) -> None:
                     return
                 l[ins[1]] = one_option(options, player, always)
             elif op == EMIT:
-                fields = ins[2](c)
-                depth = fr["d"] + 1
-                answers = fired(g, d, ins[1], fields)
+                answers = c.ans
+                if answers is None:
+                    fields = ins[2](c)
+                    depth = fr["d"] + 1
+                    answers = fired(g, d, ins[1], fields)
+                else:                            # found by the runner that stopped here (runner.py _emit)
+                    c.ans = None
+                    depth = fr["d"] + 1
                 if answers:
                     if depth > g.max_trigger_depth:
                         raise RuntimeProblem(f"trigger depth {g.max_trigger_depth} exceeded "

@@ -22,6 +22,10 @@ from .compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FO
 from .blocks import fast_value
 from .expressions import WRITING
 
+# Whether runners find who answers an event themselves (_emit); off, the VM does (the tests
+# compare the two).
+RUNNER_EVENTS = True
+
 CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
 
 # A runner that set up a decision itself returns DECIDED + the pc to resume at.
@@ -40,10 +44,13 @@ def dead_ranges(code: list[tuple]) -> set[int]:
 class Within:
     """What a runner may do itself besides plain instructions: call a procedure that never
     stops (`direct`: no decision, event or `run` in it or in what it calls, no replacement
-    of it) as a Python call, and evaluate an event no trigger or ability listens to."""
+    of it) as a Python call, evaluate an event no trigger or ability listens to, and find
+    who answers any other event (`fire`: engine/abilities.py `fired`), going on by itself
+    when no one does (_emit)."""
 
-    def __init__(self, direct: frozenset[str] = frozenset(), silent: frozenset[str] = frozenset()):
-        self.direct, self.silent = direct, silent
+    def __init__(self, direct: frozenset[str] = frozenset(), silent: frozenset[str] = frozenset(),
+                 fire: Callable | None = None):
+        self.direct, self.silent, self.fire = direct, silent, fire
 
     def control(self, ins: tuple) -> bool:
         """Whether only the VM can carry out this instruction."""
@@ -191,6 +198,11 @@ def _chunk(code: list[tuple], at: int, labels: set[int], dead: set[int], ex: _In
         lines.append(f"i = {k}")
         if op == CHOOSE and hasattr(ins[2], "parts"):
             return lines + ([f"n += {count}"] if count else []) + _choose(ins, k, ex)
+        if op == EMIT and ex.within.fire is not None and ins[1] not in ex.within.silent:
+            lines += ([f"n += {count}"] if count else []) + _emit(ins, k, ex)
+            count = 0
+            k += 1
+            continue
         if ex.within.control(ins):
             lines += ([f"n += {count}"] if count else []) + [f"return {k}"]
             return lines
@@ -220,6 +232,18 @@ def _within(ins: tuple, k: int, count: int, ex: _Inline) -> list[str]:
     return [f"n += {count}", "c.n = n", ex.value("_a", ins[2], k),
             f"l[{ins[3]!r}] = {call}" if ins[3] is not None else call,
             "n = c.n"]
+
+
+def _emit(ins: tuple, k: int, ex: _Inline) -> list[str]:
+    """An event some trigger or ability listens to: the runner finds who answers it (its
+    fields computed by their function, so a failure is the VM's own), and goes on when
+    no one does, counting its step. Else it hands the answers (c.ans) to the VM, which
+    runs them from this instruction (engine/vm.py: EMIT); within the step budget only,
+    past it the VM names the problem."""
+    return [f"if n >= c.g.step_budget:\n    return {k}",
+            f"_ans = {ex.const(ex.within.fire)}(c.g, c.s, {ins[1]!r}, {ex.const(ins[2])}(c))",
+            f"if _ans:\n    c.ans = _ans\n    return {k}",
+            "n += 1"]
 
 
 def _choose(ins: tuple, k: int, ex: _Inline) -> list[str]:
@@ -307,7 +331,8 @@ def _straight(op: int, ins: tuple, k: int, count: int, ex: _Inline) -> list[str]
     return None
 
 
-def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], comp: Any) -> None:
+def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], comp: Any,
+           fire: Callable | None = None) -> None:
     """Gives every program a runner, written and compiled when the program first runs
     (most of a game's programs never run in one process, and writing them all cost a
     seventh of a build). Done once the whole game is compiled: which procedures never
@@ -315,7 +340,7 @@ def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], com
     comp.built_consts = len(comp.consts)      # runners name what else they need per program
     emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
     silent = frozenset(emitted - listened)
-    within = Within(never_stopping(programs, replaced, silent), silent)
+    within = Within(never_stopping(programs, replaced, silent), silent, fire)
     for key, prog in programs.items():
         prog.runner = _lazy(key, prog, within, comp) if runnable(prog.code) else None
 

@@ -62,8 +62,9 @@ class Ctx:
     the work left before the next decision (a one-item list shared by a whole run)."""
 
     # at: the statement of a block that failed (blocks.py); n: the VM's steps so far (runner.py);
-    # dd: procedures called directly under the running frame (direct_call)
-    __slots__ = ("s", "g", "l", "w", "at", "n", "dd")
+    # dd: procedures called directly under the running frame (direct_call); ans: the answers
+    # to the event a runner stopped at, found by it (lang/runner.py _emit), for the VM
+    __slots__ = ("s", "g", "l", "w", "at", "n", "dd", "ans")
 
     def __init__(self, s: dict, g: Any, l: dict, w: list | None = None):
         self.s, self.g, self.l = s, g, l
@@ -71,6 +72,7 @@ class Ctx:
         self.n = 0
         self.at = 0
         self.dd = 0
+        self.ans = None
 
 
 def spend(c: Ctx, n: int) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..diagnostics import Diagnostic, DefinitionError, blame_overlays, blame_removals, suggest
-from ..engine.abilities import quantity
+from ..engine.abilities import fired, quantity
 from ..engine.game import CompiledGame
 from ..lang.compiler import CALL, RET, Compiler, Env
 from ..lang import fast as fastsrc, memo, runner
@@ -178,7 +178,8 @@ def _compile(cx: Compiling, folder: Path, variants: list[str], given: list[str],
     citations.check_applies(cx, base=not variants)
     structure.compile_main(cx, inside, listened, windows)
     if not cx.lean:             # a build only checked never plays: its programs need no runners
-        runner.attach(cx.programs, set(table.replacements), listened, cx.comp)
+        runner.attach(cx.programs, set(table.replacements), listened, cx.comp,
+                      fired if runner.RUNNER_EVENTS else None)
     functions = _functions(cx, table, quantities)
     if cx.trace:
         functions = {k: _traced(k, f) for k, f in functions.items()}
