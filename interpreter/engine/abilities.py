@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..lang.runtime import Ctx, RuntimeProblem
+from ..lang.runtime import WORK_BUDGET, Ctx, RuntimeProblem
 
 ANYWHERE = None
 BOARD = "board"        # in while_in: any board space
@@ -232,8 +232,12 @@ def _locals(d: dict, obj: str, extra: dict) -> dict:
     return {**extra, "me": controller(d, obj), "this": obj}
 
 
-def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
-    """Returns (program, locals) for every trigger and ability answering an event, in order."""
+def fired(g: Any, d: dict, event: str, fields: dict, c: Ctx | None = None) -> list[tuple[str, dict]]:
+    """Returns (program, locals) for every trigger and ability answering an event, in order.
+    `c`: the running context, in which a trigger's condition is evaluated as in a context
+    of its own (its locals, a work budget of its own: a condition only reads those, the
+    state and the game), without making one: most events are answered by a trigger whose
+    condition does not hold."""
     table = g.abilities
     targeted = table.targeted.get(event)
     if not targeted:
@@ -244,8 +248,20 @@ def fired(g: Any, d: dict, event: str, fields: dict) -> list[tuple[str, dict]]:
             ab = t.ability
             if ab is None:
                 l = dict(fields)
-                if t.condition is None or t.condition(Ctx(d, g, l)):
-                    found.append((t.program, l))
+                cond = t.condition
+                if cond is not None:
+                    if c is None:
+                        holds = cond(Ctx(d, g, l))
+                    else:
+                        keep_l, keep_w = c.l, c.w
+                        c.l, c.w = l, [WORK_BUDGET]
+                        try:
+                            holds = cond(c)
+                        finally:
+                            c.l, c.w = keep_l, keep_w
+                    if not holds:
+                        continue
+                found.append((t.program, l))
                 continue
             for obj in counting(d, g, ab):
                 l = _locals(d, obj, fields)

@@ -188,7 +188,7 @@ def _resume(g: Any, d: dict, c: Ctx, frames: list, fr: dict) -> None:
                 if answers is None:
                     fields = ins[2](c)
                     depth = fr["d"] + 1
-                    answers = fired(g, d, ins[1], fields)
+                    answers = fired(g, d, ins[1], fields, c)
                 else:                            # found by the runner that stopped here (runner.py _emit)
                     c.ans = None
                     depth = fr["d"] + 1

@@ -241,7 +241,7 @@ def _emit(ins: tuple, k: int, ex: _Inline) -> list[str]:
     runs them from this instruction (engine/vm.py: EMIT); within the step budget only,
     past it the VM names the problem."""
     return [f"if n >= c.g.step_budget:\n    return {k}",
-            f"_ans = {ex.const(ex.within.fire)}(c.g, c.s, {ins[1]!r}, {ex.const(ins[2])}(c))",
+            f"_ans = {ex.const(ex.within.fire)}(c.g, c.s, {ins[1]!r}, {ex.const(ins[2])}(c), c)",
             f"if _ans:\n    c.ans = _ans\n    return {k}",
             "n += 1"]
 
