@@ -22,9 +22,11 @@ from .compiler import (BLOCK, CALL, CALLD, CHOOSE, EMIT, END, EXPR, FOR_INIT, FO
 from .blocks import fast_value
 from .expressions import WRITING
 
-# Whether runners find who answers an event themselves (_emit); off, the VM does (the tests
-# compare the two).
+# Whether runners find who answers an event themselves (_emit; off, the VM does), and write
+# inline the functions marked raw (a repeated part's counters, load/structure.py; off, they
+# call them): the tests compare the two.
 RUNNER_EVENTS = True
+RAW_INLINE = True
 
 CONTROL = frozenset({CHOOSE, CALL, CALLD, RET, RUN, END, EMIT})
 
@@ -49,8 +51,9 @@ class Within:
     when no one does (_emit)."""
 
     def __init__(self, direct: frozenset[str] = frozenset(), silent: frozenset[str] = frozenset(),
-                 fire: Callable | None = None):
+                 fire: Callable | None = None, raw: bool = True):
         self.direct, self.silent, self.fire = direct, silent, fire
+        self.raw = raw             # functions marked raw written inline (else called: _Inline)
 
     def control(self, ins: tuple) -> bool:
         """Whether only the VM can carry out this instruction."""
@@ -170,7 +173,7 @@ class _Inline:
         if src is None or getattr(fn, "fast", False):
             return f"{self.const(fn)}(c)"
         if getattr(fn, "raw", False):        # fails as written: no read noted (load/structure.py _raw)
-            return f"({src})"
+            return f"({src})" if self.within.raw else f"{self.const(fn)}(c)"
         self.reads[k] = tuple(sorted(set(self.reads.get(k, ())) | set(getattr(fn, "reads", ()))))
         return f"({src})"
 
@@ -340,7 +343,7 @@ def attach(programs: dict[str, Any], replaced: set[str], listened: set[str], com
     comp.built_consts = len(comp.consts)      # runners name what else they need per program
     emitted = {ins[1] for prog in programs.values() for ins in prog.code if ins[0] == EMIT}
     silent = frozenset(emitted - listened)
-    within = Within(never_stopping(programs, replaced, silent), silent, fire)
+    within = Within(never_stopping(programs, replaced, silent), silent, fire, RAW_INLINE)
     for key, prog in programs.items():
         prog.runner = _lazy(key, prog, within, comp) if runnable(prog.code) else None
 
