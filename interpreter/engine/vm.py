@@ -53,6 +53,7 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
     else:
         c.l = fr["l"]                       # (one store each: cheaper than a tuple's)
         c.n = c.at = c.dd = 0
+        c.ans = None                        # no event's answers carried over from a failed run
         c.w[0] = g.work_budget
     _resume(g, d, c, frames, fr)
 
@@ -459,5 +460,6 @@ def answer(g: Any, d: dict, action: int, c: Ctx | None = None) -> None:
     else:
         c.l = l
         c.n = c.at = c.dd = 0
+        c.ans = None
         c.w[0] = g.work_budget
     _resume(g, d, c, frames, fr)
