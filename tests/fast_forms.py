@@ -1,6 +1,9 @@
 """Compiles a table of data functions as a build would, with fast forms or only checked (a
-lean build's), for the tests that compare the two (test_plain_fast.py, test_rules_fast.py)."""
+lean build's), and plays whole games under a work budget, for the tests that compare the
+two (test_plain_fast.py, test_rules_fast.py)."""
 from __future__ import annotations
+
+import random
 
 from interpreter.lang.compiler import Compiler, Env
 from interpreter.lang.fast import mark_written, seal
@@ -23,3 +26,16 @@ def compile_functions(functions: dict, fast: bool, written: tuple[str, ...] = ()
         assert comp.positional(name, text, params) is not None, comp.errors
     seal(e)
     return e.compiled
+
+
+def play(game, seed: int, budget: int | None, players: int = 2) -> tuple:
+    """A random game under a work budget (None: the game's own): what it leaves behind,
+    from its decisions to its places, to compare a fast build's with a checked one's."""
+    if budget is not None:
+        game.work_budget = budget
+    s = game.new_initial_state(players, seed)
+    rnd = random.Random(seed)
+    while not s.is_terminal():
+        s.apply_action(rnd.randrange(len(s.legal_actions())))
+    d = s.d
+    return d["actions"], d["result"], d["log"], d["gvars"], d["places"], d["pvars"]

@@ -5,7 +5,6 @@ writes a query's fast source in place. Each must give the checked form's value a
 the same work, so a game plays byte-identically with and without them."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,7 +15,7 @@ from interpreter.lang.runtime import Ctx, RuntimeProblem
 from interpreter.load.build import build, resolve_game
 from interpreter.verbs import load_all
 
-from fast_forms import compile_functions
+from fast_forms import compile_functions, play as _play
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAIN = ROOT / "tests" / "fixtures" / "games"
@@ -89,7 +88,7 @@ def test_what_the_checked_form_refuses_the_fast_form_refuses_alike(forms):
 
 
 def test_the_fast_forms_are_plain_python():
-    fast, _checked = _compile(True, False), _compile(False, False)
+    fast = _compile(True, False)
     text = {name: fn.lazy for name, fn in fast.items()}        # their source, before the first call
     assert "_sub" not in text["minus"] and "(-1)" in text["minus"]        # -1 is a literal
     assert "len(_P[v_s])" in text["count"] and "[:]" not in text["count"]  # counted, not copied
@@ -100,17 +99,6 @@ def test_the_fast_forms_are_plain_python():
     c = _ctx({"a": ["x1", "x2"], "b": ["x3"], "e": ["x1"]})
     for name, args in CASES:
         fast[name](c, *args)                    # every text compiles and runs
-
-
-def _play(game, seed: int, budget: int | None) -> tuple:
-    if budget is not None:
-        game.work_budget = budget
-    s = game.new_initial_state(2, seed)
-    rnd = random.Random(seed)
-    while not s.is_terminal():
-        s.apply_action(rnd.randrange(len(s.legal_actions())))
-    d = s.d
-    return d["actions"], d["result"], d["log"], d["gvars"], d["places"], d["pvars"]
 
 
 @pytest.mark.parametrize("name,seeds,budgets", [

@@ -9,7 +9,6 @@ rule that does too much at the same place as a played one."""
 from __future__ import annotations
 
 import itertools
-import random
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,7 +19,7 @@ from interpreter.lang.runtime import MAX_INT, Ctx, RuntimeProblem
 from interpreter.load.build import build, resolve_game
 from interpreter.verbs import load_all
 
-from fast_forms import compile_functions
+from fast_forms import compile_functions, play as _play
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -218,17 +217,6 @@ def test_the_new_fast_paths_are_plain_python(forms):
 
 
 # ---- whole programs: runners, blocks and the VM -------------------------------------------
-
-def _play(game, seed: int, budget: int | None, players: int = 2) -> tuple:
-    if budget is not None:
-        game.work_budget = budget
-    s = game.new_initial_state(players, seed)
-    rnd = random.Random(seed)
-    while not s.is_terminal():
-        s.apply_action(rnd.randrange(len(s.legal_actions())))
-    d = s.d
-    return d["actions"], d["result"], d["log"], d["gvars"], d["places"], d["pvars"]
-
 
 @pytest.mark.parametrize("game,players,seeds,budgets", [
     ("tests/fixtures/games/ttt-plain", 2, 2, (40, 60)),

@@ -48,14 +48,19 @@ def run(g: Any, d: dict, c: Ctx | None = None) -> None:
     fr = frames[-1]
     # One context for the whole run: a frame switch gives it the new frame's locals. Its
     # step count (`n`) is shared with the runners (lang/runner.py).
+    _resume(g, d, _fresh(g, d, c, fr["l"]), frames, fr)
+
+
+def _fresh(g: Any, d: dict, c: Ctx | None, l: dict) -> Ctx:
+    """Returns a context set up for a new run from locals `l`: `c` reused with its counts
+    and budget anew and no event's answers carried over from a failed run, else a new one."""
     if c is None:
-        c = Ctx(d, g, fr["l"], [g.work_budget])
-    else:
-        c.l = fr["l"]                       # (one store each: cheaper than a tuple's)
-        c.n = c.at = c.dd = 0
-        c.ans = None                        # no event's answers carried over from a failed run
-        c.w[0] = g.work_budget
-    _resume(g, d, c, frames, fr)
+        return Ctx(d, g, l, [g.work_budget])
+    c.l = l                                 # (one store each: cheaper than a tuple's)
+    c.n = c.at = c.dd = 0
+    c.ans = None
+    c.w[0] = g.work_budget
+    return c
 
 
 def _resume(g: Any, d: dict, c: Ctx, frames: list, fr: dict) -> None:
@@ -455,11 +460,4 @@ def answer(g: Any, d: dict, action: int, c: Ctx | None = None) -> None:
         return
     # As `run` starts, without its checks: a decision was pending, so a frame waits and
     # the game is not over (a decision's floor is a few hundred bytecodes; these are ~20).
-    if c is None:
-        c = Ctx(d, g, l, [g.work_budget])
-    else:
-        c.l = l
-        c.n = c.at = c.dd = 0
-        c.ans = None
-        c.w[0] = g.work_budget
-    _resume(g, d, c, frames, fr)
+    _resume(g, d, _fresh(g, d, c, l), frames, fr)
